@@ -1,0 +1,58 @@
+"""The Flask app factory: configuration, the graph cache, blueprints and problem+json errors."""
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Any, Optional
+
+from flask import Flask, request
+from werkzeug.exceptions import HTTPException
+
+from ..cache import GraphCache, redis_from_url
+from .errors import Problem, problem_response
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_MAX_BODY = 2 * 1024 * 1024
+
+log = logging.getLogger("seafarers")
+
+
+def create_app(config: Optional[dict[str, Any]] = None) -> Flask:
+    app = Flask(__name__)
+    app.config.update(
+        MAX_BODY_BYTES=int(os.environ.get("MAX_BODY_BYTES", DEFAULT_MAX_BODY)),
+        REDIS_URL=os.environ.get("REDIS_URL") or None,
+        REDIS_TIMEOUT=float(os.environ.get("REDIS_TIMEOUT", "0.05")),
+        GRAPH_CACHE_SIZE=int(os.environ.get("GRAPH_CACHE_SIZE", "256")),
+    )
+    if config:
+        app.config.update(config)
+    app.config["MAX_CONTENT_LENGTH"] = None  # bodies are measured by read_json, answered with problem+json
+    redis_client = app.config.get("REDIS_CLIENT")
+    if redis_client is None and app.config["REDIS_URL"]:
+        redis_client = redis_from_url(app.config["REDIS_URL"], app.config["REDIS_TIMEOUT"])
+    app.extensions["graph_cache"] = GraphCache(redis_client, app.config["GRAPH_CACHE_SIZE"])
+
+    from .views import blp
+    app.register_blueprint(blp)
+
+    @app.errorhandler(Problem)
+    def _problem(p: Problem):
+        return problem_response(p, request.path)
+
+    @app.errorhandler(HTTPException)
+    def _http(e: HTTPException):
+        headers = {}
+        if e.code == 405:
+            allowed = e.valid_methods if hasattr(e, "valid_methods") and e.valid_methods else []
+            headers["Allow"] = ", ".join(sorted(allowed))
+        return problem_response(Problem(e.code or 500, e.description or e.name, headers=headers), request.path)
+
+    @app.errorhandler(Exception)
+    def _unexpected(e: Exception):  # never a bare 500 page; logged with the request id
+        log.exception("unexpected error")
+        return problem_response(Problem(500, "the service failed to answer this request", kind="internal"),
+                                request.path)
+
+    return app

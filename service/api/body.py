@@ -1,0 +1,59 @@
+"""Reading a JSON body strictly: no NaN/Infinity, no duplicate keys, bounded depth and size."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Request
+
+from .errors import Problem
+
+MAX_DEPTH = 32
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
+    out: dict = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f"duplicate key {k!r}")
+        out[k] = v
+    return out
+
+
+def _depth(v: Any, limit: int = MAX_DEPTH) -> None:
+    stack = [(v, 1)]
+    while stack:
+        x, d = stack.pop()
+        if d > limit:
+            raise ValueError(f"nested deeper than {limit} levels")
+        if isinstance(x, dict):
+            stack.extend((y, d + 1) for y in x.values())
+        elif isinstance(x, list):
+            stack.extend((y, d + 1) for y in x)
+
+
+def read_json(request: Request, max_bytes: int) -> Any:
+    ctype = request.mimetype or ""
+    if not (ctype == "application/json" or ctype.endswith("+json")):
+        raise Problem(415, f"the body must be application/json, not {ctype or 'missing'}", [
+            {"pointer": "/", "detail": "send Content-Type: application/json"}])
+    if request.content_length is not None and request.content_length > max_bytes:
+        raise Problem(413, f"the body is larger than the limit of {max_bytes} bytes")
+    raw = request.get_data(cache=False)
+    if len(raw) > max_bytes:
+        raise Problem(413, f"the body is larger than the limit of {max_bytes} bytes")
+    try:
+        text = raw.decode("utf-8")
+        if text.count("[") + text.count("{") > 200_000:
+            raise ValueError("too many arrays and objects")
+        data = json.loads(text, parse_constant=_no_constants, object_pairs_hook=_no_duplicates)
+        _depth(data)
+    except RecursionError:
+        raise Problem(400, f"the JSON is nested deeper than {MAX_DEPTH} levels") from None
+    except (ValueError, UnicodeDecodeError) as e:
+        raise Problem(400, f"the body is not valid JSON: {e}") from None
+    return data

@@ -1,0 +1,170 @@
+"""Loaded JSON <-> engine :class:`State`, and the canonical JSON form of a state.
+
+Values a client may leave out are filled from the scenario (a player's supply, the bank, the deck:
+whatever the pieces and hands leave); values a client gives are checked, never corrected.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.mapgraph import RESOURCES
+from ..engine.scenarios import get_scenario
+from ..engine.state import DEV_CARDS, SCHEMA_VERSION, Player, Setup, State, Tile, TurnFlags, empty_dev, empty_resources
+
+PIECE_KEYS = {"settlements": "node", "cities": "node", "roads": "edge", "ships": "edge"}
+
+
+class Pointers:
+    """Where each piece of the state came from in the request, for 422 answers."""
+
+    def __init__(self, prefix: str = "/state") -> None:
+        self.prefix = prefix
+        self.index: dict[tuple[str, tuple], int] = {}
+
+    def __call__(self, kind: str, coord: tuple) -> str:
+        return f"{self.prefix}/pieces/{kind}/{self.index.get((kind, coord), 0)}"
+
+
+class Inconsistent(ValueError):
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        super().__init__("; ".join(f"{p}: {r}" for p, r in problems))
+        self.problems = problems
+
+
+def build_state(d: dict[str, Any], prefix: str = "/state") -> tuple[State, Pointers]:
+    """Engine state from a loaded :class:`StateSchema` dict; duplicates are reported as problems."""
+    scen = get_scenario(d["scenario"])
+    problems: list[tuple[str, str]] = []
+    ptr = Pointers(prefix)
+    hexes = {h: Tile(t, n) for h, (t, n) in d["board"]["hexes"].items()}
+    harbors = {}
+    for i, hb in enumerate(d["board"]["harbors"]):
+        if hb["edge"] in harbors:
+            problems.append((f"{prefix}/board/harbors/{i}/edge", "two harbours on one edge"))
+        harbors[hb["edge"]] = hb["kind"]
+    buildings: dict = {}
+    roads: dict = {}
+    ships: dict = {}
+    pieces = d.get("pieces") or {}
+    for kind in ("settlements", "cities"):
+        for i, (node, p) in enumerate(pieces.get(kind, [])):
+            if node in buildings:
+                problems.append((f"{prefix}/pieces/{kind}/{i}/node", "two buildings on one intersection"))
+            buildings[node] = (p, kind[:-1] if kind == "settlements" else "city")
+            ptr.index[(kind, node)] = i
+    for kind, target in (("roads", roads), ("ships", ships)):
+        for i, (edge, p) in enumerate(pieces.get(kind, [])):
+            if edge in roads or edge in ships:
+                problems.append((f"{prefix}/pieces/{kind}/{i}/edge", "two pieces on one edge (SEA-010)"))
+            target[edge] = p
+            ptr.index[(kind, edge)] = i
+    players = []
+    for i, pd in enumerate(d["players"]):
+        on_board = {
+            "settlements": sum(1 for p, k in buildings.values() if p == i and k == "settlement"),
+            "cities": sum(1 for p, k in buildings.values() if p == i and k == "city"),
+            "roads": sum(1 for p in roads.values() if p == i),
+            "ships": sum(1 for p in ships.values() if p == i),
+        }
+        supply = pd["supply"]
+        if supply is None:
+            supply = {k: max(0, scen.supply.get(k, 0) - on_board[k]) for k in PIECE_KEYS}
+        else:
+            supply = {k: supply.get(k, 0) for k in PIECE_KEYS}
+        players.append(Player(
+            resources=pd["resources"] or empty_resources(),
+            dev_cards=pd["dev_cards"] or empty_dev(),
+            dev_cards_new=pd["dev_cards_new"] or empty_dev(),
+            dev_cards_played=pd["dev_cards_played"] or empty_dev(),
+            supply=supply, svp=pd["svp"], gold=pd["gold"],
+        ))
+    bank = d["bank"]
+    if bank is None:
+        bank = {r: scen.resource_count - sum(p.resources[r] for p in players) for r in RESOURCES}
+    deck = d["dev_deck"]
+    if deck is None:
+        deck = {c: scen.dev_deck.get(c, 0) - sum(p.dev_cards[c] + p.dev_cards_new[c] + p.dev_cards_played[c]
+                                                 for p in players) for c in DEV_CARDS}
+    for name, vals in (("bank", bank), ("dev_deck", deck)):
+        for k, v in vals.items():
+            if v < 0:
+                problems.append((f"{prefix}/{name}/{k}", f"more {k} cards are held than the game has"))
+    setup_d = d.get("setup") or {}
+    flags_d = d.get("turn_flags") or {}
+    phase = d["phase"]
+    rolled = flags_d.get("rolled")
+    if rolled is None:
+        rolled = phase not in ("setup", "roll")
+    awards = d.get("awards") or {}
+    rng = d.get("rng") or {"seed": 0, "counter": 0}
+    svp_attached: dict = {}
+    for i, sv in enumerate(d.get("svp_attached", [])):
+        if sv["node"] in svp_attached:
+            problems.append((f"{prefix}/svp_attached/{i}/node", "listed twice"))
+        svp_attached[sv["node"]] = sv["count"]
+    state = State(
+        scenario=scen.id, hexes=hexes, harbors=harbors, players=players, buildings=buildings, roads=roads,
+        ships=ships, robber=d.get("robber"), pirate=d.get("pirate"), bank=bank, dev_deck=deck, phase=phase,
+        current_player=d["current_player"], turn=d["turn"],
+        setup=Setup(setup_d.get("round", 1), setup_d.get("step", "settlement"), setup_d.get("last_settlement")),
+        flags=TurnFlags(rolled, flags_d.get("dev_card_played", False), flags_d.get("ship_moved", False),
+                        list(flags_d.get("ships_built", []))),
+        last_roll=tuple(d["last_roll"]) if d.get("last_roll") else None,
+        pending_discards=dict(d["pending_discards"]), pending_gold=dict(d["pending_gold"]),
+        longest_road_holder=awards.get("longest_road"), largest_army_holder=awards.get("largest_army"),
+        vp_target=d["vp_target"] if d.get("vp_target") is not None else scen.vp_target,
+        rng_seed=rng["seed"], rng_counter=rng["counter"], winner=d.get("winner"),
+        svp_attached=svp_attached, options=dict(d["options"]), scenario_state=dict(d["scenario_state"]),
+    )
+    if problems:
+        raise Inconsistent(problems)
+    return state, ptr
+
+
+def _pieces(items, key):
+    return [{"player": p, key: list(c)} for c, p in sorted(items, key=lambda x: (x[0][1], x[0][0], x[0][2]))]
+
+
+def dump_state(s: State) -> dict[str, Any]:
+    """The canonical JSON of a state (re-postable: ``build_state`` of it gives the same state)."""
+    order = lambda h: (h[1], h[0])  # noqa: E731  north to south, west to east
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "scenario": s.scenario,
+        "options": dict(s.options),
+        "board": {
+            "hexes": [{"q": h[0], "r": h[1], "terrain": t.terrain, "number": t.number}
+                      for h, t in sorted(s.hexes.items(), key=lambda kv: order(kv[0]))],
+            "harbors": [{"edge": list(e), "kind": k} for e, k in sorted(s.harbors.items(), key=lambda kv: (kv[0][1], kv[0][0], kv[0][2]))],
+        },
+        "players": [{
+            "resources": dict(p.resources), "dev_cards": dict(p.dev_cards), "dev_cards_new": dict(p.dev_cards_new),
+            "dev_cards_played": dict(p.dev_cards_played), "supply": dict(p.supply), "svp": p.svp, "gold": p.gold,
+        } for p in s.players],
+        "pieces": {
+            "settlements": _pieces(((n, p) for n, (p, k) in s.buildings.items() if k == "settlement"), "node"),
+            "cities": _pieces(((n, p) for n, (p, k) in s.buildings.items() if k == "city"), "node"),
+            "roads": _pieces(s.roads.items(), "edge"),
+            "ships": _pieces(s.ships.items(), "edge"),
+        },
+        "robber": list(s.robber) if s.robber is not None else None,
+        "pirate": list(s.pirate) if s.pirate is not None else None,
+        "bank": dict(s.bank),
+        "dev_deck": dict(s.dev_deck),
+        "phase": s.phase,
+        "current_player": s.current_player,
+        "turn": s.turn,
+        "setup": {"round": s.setup.round, "step": s.setup.step,
+                  "last_settlement": list(s.setup.last_settlement) if s.setup.last_settlement else None},
+        "turn_flags": {"rolled": s.flags.rolled, "dev_card_played": s.flags.dev_card_played,
+                       "ship_moved": s.flags.ship_moved, "ships_built": [list(e) for e in s.flags.ships_built]},
+        "last_roll": list(s.last_roll) if s.last_roll else None,
+        "pending_discards": {str(k): v for k, v in sorted(s.pending_discards.items())},
+        "pending_gold": {str(k): v for k, v in sorted(s.pending_gold.items())},
+        "awards": {"longest_road": s.longest_road_holder, "largest_army": s.largest_army_holder},
+        "vp_target": s.vp_target,
+        "rng": {"seed": s.rng_seed, "counter": s.rng_counter},
+        "winner": s.winner,
+        "svp_attached": [{"node": list(n), "count": c} for n, c in sorted(s.svp_attached.items())],
+        "scenario_state": s.scenario_state,
+    }

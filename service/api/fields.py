@@ -1,0 +1,145 @@
+"""Marshmallow fields for the board's vocabulary: hexes, nodes, edges, card counts.
+
+They validate and normalise in one pass of plain Python (the state is parsed on every request):
+coordinates come out canonical (``docs/coordinates.md``), resource aliases come out as the 5th-edition
+names (BASE-ED-5).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import ValidationError, fields
+
+from ..engine.geometry import CORNER_NAMES, SIDE_NAMES, canonical_edge, canonical_node
+from ..engine.mapgraph import RESOURCES
+
+COORD_LIMIT = 64  # boards are at most ~12 x 10; anything beyond this is not a board position
+RESOURCE_ALIASES = {"wood": "lumber", "clay": "brick", "sheep": "wool", "wheat": "grain", "stone": "ore"}
+
+
+def _int(v: Any) -> bool:
+    return type(v) is int
+
+
+def _coord_pair(value: Any) -> tuple[int, int]:
+    if not isinstance(value, list) or len(value) < 2:
+        raise ValidationError("must be a list [q, r, ...] of integers")
+    q, r = value[0], value[1]
+    if not (_int(q) and _int(r)):
+        raise ValidationError("q and r must be integers")
+    if abs(q) > COORD_LIMIT or abs(r) > COORD_LIMIT:
+        raise ValidationError(f"coordinates must lie within +-{COORD_LIMIT}")
+    return q, r
+
+
+class HexCoord(fields.Field):
+    """``[q, r]`` -> ``(q, r)``."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        q, r = _coord_pair(value)
+        if len(value) != 2:
+            raise ValidationError("a hex is [q, r]")
+        return (q, r)
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return None if value is None else [value[0], value[1]]
+
+
+class NodeCoord(fields.Field):
+    """``[q, r, corner]`` with any of the six corner names -> canonical ``(q, r, "N"|"S")``."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        q, r = _coord_pair(value)
+        if len(value) != 3 or not isinstance(value[2], str):
+            raise ValidationError("an intersection is [q, r, corner]")
+        if value[2] not in CORNER_NAMES:
+            raise ValidationError(f"{value[2]!r} is not a corner name (one of {', '.join(CORNER_NAMES)})")
+        return canonical_node(q, r, value[2])
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return None if value is None else list(value)
+
+
+class EdgeCoord(fields.Field):
+    """``[q, r, side]`` with any of the six side names -> canonical ``(q, r, "NE"|"E"|"SE")``."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        q, r = _coord_pair(value)
+        if len(value) != 3 or not isinstance(value[2], str):
+            raise ValidationError("a path is [q, r, side]")
+        if value[2] not in SIDE_NAMES:
+            raise ValidationError(f"{value[2]!r} is not a side name (one of {', '.join(SIDE_NAMES)})")
+        return canonical_edge(q, r, value[2])
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return None if value is None else list(value)
+
+
+def parse_cards(value: Any, allowed: tuple[str, ...] = RESOURCES, aliases: dict = RESOURCE_ALIASES,
+                limit: int = 10_000) -> dict[str, int]:
+    if not isinstance(value, dict):
+        raise ValidationError("must be an object of card counts")
+    out: dict[str, int] = {}
+    errors: dict[str, list[str]] = {}
+    for k, n in value.items():
+        name = aliases.get(k, k)
+        if name not in allowed:
+            errors[k] = [f"unknown card {k!r} (one of {', '.join(allowed)})"]
+        elif not _int(n) or n < 0 or n > limit:
+            errors[k] = [f"must be an integer from 0 to {limit}"]
+        elif name in out:
+            errors[k] = [f"{k!r} names {name!r} twice"]
+        else:
+            out[name] = n
+    if errors:
+        raise ValidationError(errors)
+    return out
+
+
+class Cards(fields.Field):
+    """``{"brick": 2, ...}``: non-negative counts of known cards (missing kinds are 0)."""
+
+    def __init__(self, allowed: tuple[str, ...] = RESOURCES, fill: bool = True, **kw):
+        super().__init__(**kw)
+        self.allowed = allowed
+        self.fill = fill
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        out = parse_cards(value, self.allowed)
+        if self.fill:
+            return {k: out.get(k, 0) for k in self.allowed}
+        return out
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return None if value is None else dict(value)
+
+
+class PlayerKeyed(fields.Field):
+    """``{"0": n, ...}``: a count per player number (keys are player numbers as strings)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, dict):
+            raise ValidationError("must be an object keyed by player number")
+        out = {}
+        for k, n in value.items():
+            if not (isinstance(k, str) and k.isdigit() and len(k) < 3):
+                raise ValidationError({k: ["keys are player numbers"]})
+            if not _int(n) or n < 0 or n > 1000:
+                raise ValidationError({k: ["must be an integer from 0 to 1000"]})
+            out[int(k)] = n
+        return out
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return {str(k): v for k, v in sorted(value.items())}
+
+
+class StrictInt(fields.Integer):
+    """An integer that is a JSON integer (not a bool, not a float, not a string)."""
+
+    def __init__(self, **kw):
+        super().__init__(strict=True, **kw)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool):
+            raise ValidationError("must be an integer")
+        return super()._deserialize(value, attr, data, **kwargs)

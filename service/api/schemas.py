@@ -1,0 +1,300 @@
+"""Marshmallow schemas: the JSON contract for a game state, an action and a verdict.
+
+Loading gives engine objects (:class:`State`, :class:`Action`); dumping gives canonical JSON (sorted
+pieces, canonical coordinates), so the same state always serialises to the same bytes.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate, validates_schema
+
+from ..engine.core import Action
+from ..engine.mapgraph import RESOURCES, TERRAINS
+from ..engine.scenarios import SCENARIOS
+from ..engine.state import DEV_CARDS, PHASES, SCHEMA_VERSION
+from .fields import Cards, EdgeCoord, HexCoord, NodeCoord, PlayerKeyed, StrictInt, _coord_pair, _int
+
+HARBOR_KINDS = ("3:1",) + RESOURCES
+MAX_PLAYERS = 4
+MIN_PLAYERS = 2
+
+
+class Base(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+# -- board --------------------------------------------------------------------------------------------
+
+class HexList(fields.Field):
+    """``[{"q", "r", "terrain", "number"}]`` -> ``{(q, r): (terrain, number)}``, in one pass."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, list):
+            raise ValidationError("must be a list of hexes")
+        if len(value) > 400:
+            raise ValidationError("a board has at most 400 hexes")
+        out: dict[tuple[int, int], tuple[str, Any]] = {}
+        errors: dict[int, Any] = {}
+        for i, h in enumerate(value):
+            if not isinstance(h, dict):
+                errors[i] = ["must be an object {q, r, terrain, number}"]
+                continue
+            extra = set(h) - {"q", "r", "terrain", "number", "hidden"}
+            if extra:
+                errors[i] = {k: ["unknown field"] for k in sorted(extra)}
+                continue
+            q, r, t, n = h.get("q"), h.get("r"), h.get("terrain"), h.get("number")
+            if not (_int(q) and _int(r)) or abs(q) > 64 or abs(r) > 64:
+                errors[i] = {"q": ["q and r must be integers within +-64"]}
+                continue
+            if t not in TERRAINS:
+                errors[i] = {"terrain": [f"unknown terrain {t!r} (one of {', '.join(sorted(TERRAINS))})"]}
+                continue
+            if n is not None and (not _int(n) or n < 2 or n > 12 or n == 7):
+                errors[i] = {"number": ["a number token is an integer 2-6 or 8-12, or null"]}
+                continue
+            if (q, r) in out:
+                errors[i] = {"q": [f"hex {q},{r} is listed twice"]}
+                continue
+            out[(q, r)] = (t, n)
+        if errors:
+            raise ValidationError(errors)
+        return out
+
+
+class HarborSchema(Base):
+    edge = EdgeCoord(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(HARBOR_KINDS))
+
+
+class BoardSchema(Base):
+    hexes = HexList(required=True)
+    harbors = fields.List(fields.Nested(HarborSchema), load_default=list, validate=validate.Length(max=60))
+
+
+# -- pieces -------------------------------------------------------------------------------------------
+
+class PieceList(fields.Field):
+    """``[{"player", "node"|"edge"}]`` -> ``[(coord, player)]``."""
+
+    def __init__(self, key: str, **kw):
+        super().__init__(**kw)
+        self.key = key
+        self.coord = NodeCoord() if key == "node" else EdgeCoord()
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, list):
+            raise ValidationError("must be a list")
+        if len(value) > 200:
+            raise ValidationError("too many pieces")
+        out = []
+        errors: dict[int, Any] = {}
+        for i, p in enumerate(value):
+            if not isinstance(p, dict) or set(p) != {"player", self.key}:
+                errors[i] = [f"must be an object {{player, {self.key}}}"]
+                continue
+            pl = p["player"]
+            if not _int(pl) or pl < 0 or pl >= MAX_PLAYERS:
+                errors[i] = {"player": [f"must be a player number 0-{MAX_PLAYERS - 1}"]}
+                continue
+            try:
+                out.append((self.coord.deserialize(p[self.key]), pl))
+            except ValidationError as e:
+                errors[i] = {self.key: e.messages}
+        if errors:
+            raise ValidationError(errors)
+        return out
+
+
+class PiecesSchema(Base):
+    settlements = PieceList("node", load_default=list)
+    cities = PieceList("node", load_default=list)
+    roads = PieceList("edge", load_default=list)
+    ships = PieceList("edge", load_default=list)
+
+
+# -- players and the rest ---------------------------------------------------------------------------------
+
+PIECE_KINDS = ("settlements", "cities", "roads", "ships")
+
+
+class PlayerSchema(Base):
+    resources = Cards(load_default=None)
+    dev_cards = Cards(DEV_CARDS, load_default=None)
+    dev_cards_new = Cards(DEV_CARDS, load_default=None)
+    dev_cards_played = Cards(DEV_CARDS, load_default=None)
+    supply = Cards(PIECE_KINDS, fill=False, load_default=None)
+    svp = StrictInt(load_default=0, validate=validate.Range(0, 100))
+    gold = StrictInt(load_default=0, validate=validate.Range(0, 10_000))
+
+
+class SetupSchema(Base):
+    round = StrictInt(load_default=1, validate=validate.Range(1, 3))
+    step = fields.String(load_default="settlement", validate=validate.OneOf(("settlement", "road")))
+    last_settlement = NodeCoord(load_default=None, allow_none=True)
+
+
+class FlagsSchema(Base):
+    rolled = fields.Boolean(load_default=None, allow_none=True)
+    dev_card_played = fields.Boolean(load_default=False)
+    ship_moved = fields.Boolean(load_default=False)
+    ships_built = fields.List(EdgeCoord(), load_default=list, validate=validate.Length(max=30))
+
+
+class AwardsSchema(Base):
+    longest_road = StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, MAX_PLAYERS - 1))
+    largest_army = StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, MAX_PLAYERS - 1))
+
+
+class RngSchema(Base):
+    seed = StrictInt(required=True, validate=validate.Range(0, 2**64 - 1))
+    counter = StrictInt(load_default=0, validate=validate.Range(0, 2**53))
+
+
+class SvpSchema(Base):
+    node = NodeCoord(required=True)
+    count = StrictInt(required=True, validate=validate.Range(1, 100))
+
+
+class StateSchema(Base):
+    schema_version = StrictInt(load_default=SCHEMA_VERSION, validate=validate.Equal(SCHEMA_VERSION))
+    scenario = fields.String(load_default="base", validate=validate.Length(max=40))
+    options = fields.Dict(keys=fields.String(validate=validate.Length(max=60)), load_default=dict,
+                          validate=validate.Length(max=30))
+    board = fields.Nested(BoardSchema, required=True)
+    players = fields.List(fields.Nested(PlayerSchema), required=True,
+                          validate=validate.Length(MIN_PLAYERS, MAX_PLAYERS))
+    pieces = fields.Nested(PiecesSchema, load_default=None)
+    robber = HexCoord(load_default=None, allow_none=True)
+    pirate = HexCoord(load_default=None, allow_none=True)
+    bank = Cards(load_default=None, allow_none=True)
+    dev_deck = Cards(DEV_CARDS, load_default=None, allow_none=True)
+    phase = fields.String(required=True, validate=validate.OneOf(PHASES))
+    current_player = StrictInt(required=True, validate=validate.Range(0, MAX_PLAYERS - 1))
+    turn = StrictInt(load_default=1, validate=validate.Range(0, 100_000))
+    setup = fields.Nested(SetupSchema, load_default=None)
+    turn_flags = fields.Nested(FlagsSchema, load_default=None)
+    last_roll = fields.List(StrictInt(validate=validate.Range(1, 6)), load_default=None, allow_none=True,
+                            validate=validate.Length(equal=2))
+    pending_discards = PlayerKeyed(load_default=dict)
+    pending_gold = PlayerKeyed(load_default=dict)
+    awards = fields.Nested(AwardsSchema, load_default=None)
+    vp_target = StrictInt(load_default=None, validate=validate.Range(1, 100))
+    rng = fields.Nested(RngSchema, load_default=None)
+    winner = StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, MAX_PLAYERS - 1))
+    svp_attached = fields.List(fields.Nested(SvpSchema), load_default=list, validate=validate.Length(max=100))
+    scenario_state = fields.Dict(keys=fields.String(), load_default=dict)
+
+    @validates_schema
+    def _scenario_known(self, data, **kwargs):
+        if data.get("scenario") not in SCENARIOS:
+            raise ValidationError(f"unknown scenario {data.get('scenario')!r} (one of {', '.join(SCENARIOS)})",
+                                  "scenario")
+
+
+# -- actions ------------------------------------------------------------------------------------------
+
+ACTION_FIELDS: dict[str, dict[str, fields.Field]] = {
+    "build_settlement": {"node": NodeCoord(required=True)},
+    "build_city": {"node": NodeCoord(required=True)},
+    "build_road": {"edge": EdgeCoord(required=True)},
+    "build_ship": {"edge": EdgeCoord(required=True)},
+    "roll": {"dice": fields.List(StrictInt(validate=validate.Range(1, 6)), load_default=None, allow_none=True,
+                                 validate=validate.Length(equal=2))},
+    "discard": {"resources": Cards(required=True)},
+    "move_robber": {"hex": HexCoord(required=True),
+                    "steal_from": StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, 3)),
+                    "card": fields.String(load_default=None, allow_none=True, validate=validate.OneOf(RESOURCES))},
+    "buy_development_card": {"card": fields.String(load_default=None, allow_none=True,
+                                                   validate=validate.OneOf(DEV_CARDS))},
+    "play_year_of_plenty": {"resources": Cards(required=True)},
+    "play_monopoly": {"resource": fields.String(required=True, validate=validate.OneOf(RESOURCES))},
+    "maritime_trade": {"give": Cards(fill=False, required=True), "get": Cards(fill=False, required=True)},
+    "domestic_trade": {"partner": StrictInt(required=True, validate=validate.Range(0, 3)),
+                       "give": Cards(RESOURCES + DEV_CARDS, fill=False, required=True),
+                       "get": Cards(RESOURCES + DEV_CARDS, fill=False, required=True),
+                       "accepted": fields.Boolean(required=True)},
+    "end_turn": {},
+    "move_ship": {"from": EdgeCoord(required=True, data_key="from", attribute="from"),
+                  "to": EdgeCoord(required=True)},
+    "choose_gold": {"resources": Cards(RESOURCES + ("gold",), fill=False, required=True)},
+}
+ACTION_FIELDS["move_pirate"] = dict(ACTION_FIELDS["move_robber"])
+ACTION_FIELDS["play_knight"] = {
+    **ACTION_FIELDS["move_robber"],
+    "target": fields.String(load_default="robber", validate=validate.OneOf(("robber", "pirate"))),
+}
+
+
+class RoadBuildingPiece(Base):
+    kind = fields.String(required=True, validate=validate.OneOf(("road", "ship")))
+    edge = EdgeCoord(required=True)
+
+
+ACTION_FIELDS["play_road_building"] = {
+    "pieces": fields.List(fields.Nested(RoadBuildingPiece), required=True, validate=validate.Length(1, 2)),
+}
+
+ACTION_TYPES = tuple(sorted(ACTION_FIELDS))
+
+
+def _action_schema(type_: str, flds: dict[str, fields.Field]) -> type[Schema]:
+    attrs = {
+        "type": fields.String(required=True, validate=validate.Equal(type_)),
+        "player": StrictInt(required=True, validate=validate.Range(0, MAX_PLAYERS - 1)),
+        **{k: f for k, f in flds.items()},
+    }
+    return type(f"{type_.title().replace('_', '')}Action", (Base,), attrs)
+
+
+ACTION_SCHEMAS = {t: _action_schema(t, f)() for t, f in ACTION_FIELDS.items()}
+
+
+def _exactly_one_kind(cards: dict[str, int], path: str) -> None:
+    nonzero = {k: v for k, v in cards.items() if v}
+    if len(nonzero) != 1:
+        raise ValidationError({path: ["must name exactly one resource type with a positive count"]})
+
+
+def load_action(data: Any) -> Action:
+    if not isinstance(data, dict):
+        raise ValidationError("must be an object with a 'type'")
+    t = data.get("type")
+    if t not in ACTION_SCHEMAS:
+        raise ValidationError({"type": [f"unknown action type {t!r} (one of {', '.join(ACTION_TYPES)})"]})
+    loaded = ACTION_SCHEMAS[t].load(data)
+    if t == "maritime_trade":
+        _exactly_one_kind(loaded["give"], "give")
+        _exactly_one_kind(loaded["get"], "get")
+    player = loaded.pop("player")
+    loaded.pop("type")
+    return Action(t, player, loaded)
+
+
+class AdjudicateRequest(Base):
+    state = fields.Raw(required=True)
+    action = fields.Raw(load_default=None, allow_none=True)
+
+
+def pointerize(messages: Any, prefix: str = "") -> list[dict[str, str]]:
+    """Marshmallow's nested error dict -> ``[{"pointer": "/state/board/hexes/3/terrain", "detail": ...}]``."""
+    out: list[dict[str, str]] = []
+    if isinstance(messages, dict):
+        for k, v in messages.items():
+            key = str(k).replace("~", "~0").replace("/", "~1")
+            sub = prefix if k == "_schema" else f"{prefix}/{key}"
+            out.extend(pointerize(v, sub))
+    elif isinstance(messages, list):
+        for m in messages:
+            if isinstance(m, (dict, list)):
+                out.extend(pointerize(m, prefix))
+            else:
+                out.append({"pointer": prefix or "/", "detail": str(m)})
+    else:
+        out.append({"pointer": prefix or "/", "detail": str(messages)})
+    return out
+
+
+__all__ = ["StateSchema", "load_action", "pointerize", "ACTION_TYPES", "_coord_pair", "post_load"]

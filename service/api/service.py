@@ -1,0 +1,85 @@
+"""The request path behind the views: parse and validate, derive the graph, judge, serialise.
+
+Each step is its own function so benchmarks can time them apart.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from marshmallow import ValidationError
+
+from ..cache import GraphCache
+from ..engine.consistency import check_state
+from ..engine.core import Action
+from ..engine.mapgraph import MapGraph
+from ..engine.referee import UnsupportedAction, Verdict, adjudicate
+from ..engine.scenarios import get_scenario
+from ..engine.state import State
+from .codec import Inconsistent, build_state, dump_state
+from .errors import Problem
+from .schemas import StateSchema, load_action, pointerize
+
+_STATE_SCHEMA = StateSchema()
+
+
+def invalid(errors: list[dict[str, str]], what: str = "the request") -> Problem:
+    first = errors[0] if errors else {"pointer": "/", "detail": "invalid"}
+    return Problem(422, f"{what} is invalid at {first['pointer']}: {first['detail']}", errors)
+
+
+def parse_state(raw: Any, cache: GraphCache, prefix: str = "/state") -> tuple[State, MapGraph]:
+    """JSON -> a consistent engine state and its map graph, or a 422 naming the field."""
+    if not isinstance(raw, dict):
+        raise invalid([{"pointer": prefix, "detail": "must be a game state object"}])
+    try:
+        loaded = _STATE_SCHEMA.load(raw)
+    except ValidationError as e:
+        raise invalid(pointerize(e.messages, prefix), "the state") from None
+    try:
+        state, where = build_state(loaded, prefix)
+    except Inconsistent as e:
+        raise invalid([{"pointer": p, "detail": r} for p, r in e.problems], "the state") from None
+    graph = cache.get(state.terrain_map())
+    problems = check_state(state, graph, get_scenario(state.scenario), where)
+    if problems:
+        raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")
+    return state, graph
+
+
+def parse_action(raw: Any, state: State, prefix: str = "/action") -> Action:
+    try:
+        action = load_action(raw)
+    except ValidationError as e:
+        raise invalid(pointerize(e.messages, prefix), "the action") from None
+    if action.player >= state.num_players:
+        raise invalid([{"pointer": f"{prefix}/player",
+                        "detail": f"player {action.player} does not exist in a {state.num_players}-player game"}])
+    for key in ("steal_from", "partner"):
+        v = action.get(key)
+        if v is not None and v >= state.num_players:
+            raise invalid([{"pointer": f"{prefix}/{key}", "detail": f"player {v} does not exist"}])
+    if action.type not in get_scenario(state.scenario).action_types():
+        raise invalid([{"pointer": f"{prefix}/type",
+                        "detail": f"action {action.type!r} does not exist in scenario {state.scenario!r}"}])
+    return action
+
+
+def judge(state: State, action: Optional[Action], graph: MapGraph) -> Verdict:
+    scen = get_scenario(state.scenario)
+    if action is None:
+        from ..engine.derive import derive
+        return Verdict(True, [], state, [], derive(state, graph, scen))
+    try:
+        return adjudicate(state, action, graph, scen)
+    except UnsupportedAction as e:
+        raise invalid([{"pointer": "/action/type", "detail": str(e)}]) from None
+
+
+def verdict_json(v: Verdict) -> dict[str, Any]:
+    return {
+        "legal": v.legal,
+        "violations": [{"rule": x.rule, "message": x.message, "path": x.path} for x in v.violations],
+        "state": dump_state(v.state) if v.state is not None else None,
+        "events": v.events,
+        "derived": v.derived,
+    }

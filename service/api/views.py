@@ -1,0 +1,90 @@
+"""Thin views: read the body, call the service path, answer JSON."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, current_app, request
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+from ..engine.scenarios import SCENARIOS, get_scenario
+from .app import ROOT
+from .body import read_json
+from .codec import dump_state
+from .errors import Problem
+from .schemas import StrictInt, pointerize
+from .service import invalid, judge, parse_action, parse_state, verdict_json
+
+blp = Blueprint("v1", __name__)
+
+
+def ok(body: Any, status: int = 200) -> Response:
+    return Response(json.dumps(body, separators=(",", ":")), status=status, mimetype="application/json")
+
+
+def body() -> Any:
+    return read_json(request, current_app.config["MAX_BODY_BYTES"])
+
+
+@blp.get("/healthz")
+def healthz():
+    return ok({"status": "ok"})
+
+
+@blp.get("/openapi.yaml")
+def openapi():
+    return Response((ROOT / "openapi.yaml").read_text(encoding="utf-8"), mimetype="application/yaml")
+
+
+@blp.post("/v1/adjudicate")
+def adjudicate_view():
+    data = body()
+    if not isinstance(data, dict):
+        raise invalid([{"pointer": "/", "detail": "must be an object {state, action}"}])
+    extra = sorted(set(data) - {"state", "action"})
+    if extra:
+        raise invalid([{"pointer": f"/{k}", "detail": "unknown field"} for k in extra])
+    if "state" not in data:
+        raise invalid([{"pointer": "/state", "detail": "missing: the game state"}])
+    cache = current_app.extensions["graph_cache"]
+    state, graph = parse_state(data["state"], cache)
+    action = None if data.get("action") is None else parse_action(data["action"], state)
+    return ok(verdict_json(judge(state, action, graph)))
+
+
+@blp.get("/v1/scenarios")
+def scenarios():
+    return ok({"scenarios": [s.describe() for s in SCENARIOS.values()]})
+
+
+@blp.get("/v1/scenarios/<sid>")
+def scenario(sid: str):
+    if sid not in SCENARIOS:
+        raise Problem(404, f"no scenario {sid!r}; GET /v1/scenarios lists them")
+    return ok(SCENARIOS[sid].describe())
+
+
+class NewGame(Schema):
+    class Meta:
+        unknown = RAISE
+
+    scenario = fields.String(load_default="base", validate=validate.OneOf(tuple(SCENARIOS)))
+    players = StrictInt(required=True, validate=validate.Range(2, 4))
+    seed = StrictInt(load_default=0, validate=validate.Range(0, 2**64 - 1))
+    options = fields.Dict(keys=fields.String(validate=validate.Length(max=60)), load_default=dict,
+                          validate=validate.Length(max=30))
+
+
+@blp.post("/v1/games")
+def new_game():
+    try:
+        req = NewGame().load(body())
+    except ValidationError as e:
+        raise invalid(pointerize(e.messages, "")) from None
+    scen = get_scenario(req["scenario"])
+    if not scen.has_map:
+        raise invalid([{"pointer": "/scenario", "detail": f"scenario {scen.id!r} has no map of its own; post a state"}])
+    if req["players"] not in scen.players:
+        raise invalid([{"pointer": "/players", "detail": f"scenario {scen.id!r} is for {list(scen.players)} players"}])
+    state = scen.new_game(req["players"], req["seed"], req["options"])
+    return ok({"state": dump_state(state)}, 201)

@@ -1,0 +1,53 @@
+"""Action handlers: for each action type, when it may be taken, what it must satisfy, what it does.
+
+A handler is registered with :func:`handler`. ``check(ctx)`` returns the violations (each citing the rule
+ID it enforces); ``apply(ctx, s)`` carries the action out on ``s``, a fresh copy of the posted state.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from ..core import Ctx, Violation
+
+#: Which rule a wrong-phase action breaks, by phase (the rule a player would be shown).
+WRONG_PHASE_RULE = {
+    "setup": ("BASE-SETUP-7", "set-up is for placing starting settlements and roads only"),
+    "roll": ("BASE-TURN-2", "nothing but a development card may happen before the production roll"),
+    "discard": ("BASE-ROBBER-2", "on a 7 every player over 7 cards discards before anything else"),
+    "robber": ("BASE-ROBBER-3", "after a 7 the roller must move the robber before anything else"),
+    "gold_choice": ("SEA-024", "gold-field picks are made before the turn goes on"),
+    "main": ("BASE-TURN-1", "the production roll has already been made and resolved this turn"),
+    "game_over": ("BASE-VP-1", "the game is over"),
+}
+
+
+@dataclass(frozen=True)
+class Handler:
+    type: str
+    phases: frozenset[str]
+    check: Callable[[Ctx], list[Violation]]
+    apply: Callable[[Ctx, object], None]
+    actor: str = "current"          # "current" | "discard" | "gold"
+    not_your_turn: str = "BASE-TURN-6"
+    changes_routes: bool = False
+    wrong_phase: Optional[Callable[[Ctx], Optional[Violation]]] = None
+
+
+HANDLERS: dict[str, Handler] = {}
+
+
+def handler(type_: str, phases: set[str], *, actor: str = "current", not_your_turn: str = "BASE-TURN-6",
+            changes_routes: bool = False,
+            wrong_phase: Optional[Callable[[Ctx], Optional[Violation]]] = None):
+    """Register ``check`` and ``apply`` for an action type: ``@handler(...)`` on a class with both."""
+    def register(cls):
+        HANDLERS[type_] = Handler(type_, frozenset(phases), cls.check, cls.apply, actor, not_your_turn,
+                                  changes_routes, wrong_phase)
+        return cls
+    return register
+
+
+def load_all() -> dict[str, Handler]:
+    from . import build, dev, robber, seafarers, setup, trade, turn  # noqa: F401  (registration)
+    return HANDLERS

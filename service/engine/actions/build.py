@@ -1,0 +1,90 @@
+"""Building roads, settlements and cities (BASE-BUILD, BASE-COST), in set-up and in the main phase."""
+from __future__ import annotations
+
+from ..bank import COSTS, cannot_pay, pay
+from ..core import Ctx, Violation
+from ..geometry import node_str
+from ..placement import road_connected, road_site, settlement_connected, settlement_site, supply_left
+from ..state import State
+from . import handler
+from .setup import after_setup_road, after_setup_settlement, setup_road_touches_last, setup_step_violation
+
+
+@handler("build_settlement", {"setup", "main"}, not_your_turn="BASE-COST-3", changes_routes=True)
+class BuildSettlement:
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        a, s = ctx.action, ctx.state
+        node = a.get("node")
+        if s.phase == "setup":
+            return (setup_step_violation(ctx, "settlement") or supply_left(ctx, a.player, "settlements")
+                    or settlement_site(ctx, node, "/action/node"))          # BASE-SETUP-4: distance rule only
+        return (supply_left(ctx, a.player, "settlements")
+                or settlement_site(ctx, node, "/action/node")
+                or settlement_connected(ctx, node, a.player, "/action/node")
+                or cannot_pay(s, a.player, COSTS["settlement"], "a settlement"))
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        a = ctx.action
+        node = a.get("node")
+        s.buildings[node] = (a.player, "settlement")
+        s.players[a.player].supply["settlements"] -= 1
+        if s.phase == "setup":
+            ctx.emit("built", player=a.player, piece="settlement", node=list(node))
+            after_setup_settlement(ctx, s, node)
+            return
+        pay(s, a.player, COSTS["settlement"])
+        ctx.emit("built", player=a.player, piece="settlement", node=list(node))
+
+
+@handler("build_road", {"setup", "main"}, not_your_turn="BASE-COST-3", changes_routes=True)
+class BuildRoad:
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        a, s = ctx.action, ctx.state
+        edge = a.get("edge")
+        if s.phase == "setup":
+            return (setup_step_violation(ctx, "road") or supply_left(ctx, a.player, "roads")
+                    or road_site(ctx, edge, "/action/edge") or setup_road_touches_last(ctx, edge, "/action/edge"))
+        return (supply_left(ctx, a.player, "roads")
+                or road_site(ctx, edge, "/action/edge")
+                or road_connected(ctx, edge, a.player, "/action/edge")
+                or cannot_pay(s, a.player, COSTS["road"], "a road"))
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        a = ctx.action
+        edge = a.get("edge")
+        s.roads[edge] = a.player
+        s.players[a.player].supply["roads"] -= 1
+        ctx.emit("built", player=a.player, piece="road", edge=list(edge))
+        if s.phase == "setup":
+            after_setup_road(ctx, s)
+        else:
+            pay(s, a.player, COSTS["road"])
+
+
+@handler("build_city", {"main"}, not_your_turn="BASE-COST-3")
+class BuildCity:
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        a, s = ctx.action, ctx.state
+        node = a.get("node")
+        b = s.buildings.get(node)
+        if b != (a.player, "settlement"):
+            has = "nothing" if b is None else f"player {b[0]}'s {b[1]}"
+            return [Violation("BASE-BUILD-6", f"a city replaces one of your own settlements; "
+                              f"{node_str(node)} holds {has}", "/action/node")]
+        return supply_left(ctx, a.player, "cities") or cannot_pay(s, a.player, COSTS["city"], "a city")
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        a = ctx.action
+        node = a.get("node")
+        s.buildings[node] = (a.player, "city")
+        sup = s.players[a.player].supply
+        sup["cities"] -= 1
+        sup["settlements"] += 1          # BASE-COMP-1: the settlement returns to the supply
+        pay(s, a.player, COSTS["city"])
+        ctx.emit("built", player=a.player, piece="city", node=list(node))

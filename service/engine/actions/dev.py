@@ -1,0 +1,199 @@
+"""Development cards: buying (BASE-DEV-1, BASE-COMP-3) and playing (BASE-DEV-2..8, SEA-023, SEA-031)."""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..bank import COSTS, cannot_pay, pay
+from ..core import Ctx, Violation
+from ..placement import road_connected, road_site, ship_connected, ship_site
+from ..rng import Rng
+from ..state import DEV_CARDS, State
+from . import WRONG_PHASE_RULE, handler
+from .robber import do_move, move_violations
+
+CARD_RULE = {"knight": "BASE-DEV-5", "road_building": "BASE-DEV-6", "year_of_plenty": "BASE-DEV-7",
+             "monopoly": "BASE-DEV-8"}
+
+
+def dev_wrong_phase(ctx: Ctx) -> Optional[Violation]:
+    if ctx.state.phase == "setup":
+        return Violation("BASE-DEV-3", "development cards are not played during set-up")
+    rule, why = WRONG_PHASE_RULE[ctx.state.phase]
+    return Violation(rule, why)
+
+
+def may_play(ctx: Ctx, card: str) -> list[Violation]:
+    """BASE-DEV-2: one card per turn; BASE-DEV-4: not one bought this turn; the card must be held."""
+    p = ctx.state.players[ctx.action.player]
+    if ctx.state.flags.dev_card_played:
+        return [Violation("BASE-DEV-2", "at most one development card may be played per turn; player "
+                          f"{ctx.action.player} has already played one this turn")]
+    if p.dev_cards.get(card, 0) <= 0:
+        if p.dev_cards_new.get(card, 0) > 0:
+            return [Violation("BASE-DEV-4", f"a development card may not be played in the turn it was bought; "
+                              f"player {ctx.action.player}'s only {card} card was bought this turn")]
+        return [Violation(CARD_RULE[card], f"player {ctx.action.player} holds no {card} card to play")]
+    return []
+
+
+def mark_played(s: State, player: int, card: str) -> None:
+    p = s.players[player]
+    p.dev_cards[card] -= 1
+    p.dev_cards_played[card] = p.dev_cards_played.get(card, 0) + 1
+    s.flags.dev_card_played = True
+
+
+@handler("buy_development_card", {"main"}, not_your_turn="BASE-DEV-1")
+class BuyDevelopmentCard:
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        s, a = ctx.state, ctx.action
+        if sum(s.dev_deck.values()) <= 0:
+            return [Violation("BASE-COMP-3", "the development deck is empty; no more cards can be bought")]
+        card = a.get("card")
+        if card is not None and s.dev_deck.get(card, 0) <= 0:
+            return [Violation("BASE-COMP-3", f"the deck holds no {card} card (left: "
+                              f"{ {k: v for k, v in s.dev_deck.items() if v} })", "/action/card")]
+        return cannot_pay(s, a.player, COSTS["development_card"], "a development card", "BASE-DEV-1")
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        a = ctx.action
+        card = a.get("card")
+        if card is None:
+            rng = Rng(s.rng_seed, s.rng_counter)
+            card = rng.pick_weighted(s.dev_deck, DEV_CARDS)
+            s.rng_counter = rng.counter
+        pay(s, a.player, COSTS["development_card"])
+        s.dev_deck[card] -= 1
+        p = s.players[a.player]
+        p.dev_cards_new[card] = p.dev_cards_new.get(card, 0) + 1
+        ctx.emit("bought_development_card", player=a.player, card=card)
+
+
+@handler("play_knight", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase)
+class PlayKnight:
+    """BASE-DEV-5: move the robber and steal as on a 7 (no discards); SEA-031: or the pirate."""
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        target = ctx.action.get("target") or "robber"
+        return may_play(ctx, "knight") or move_violations(ctx, target, ctx.action.player)
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        a = ctx.action
+        mark_played(s, a.player, "knight")
+        ctx.emit("played", player=a.player, card="knight")
+        do_move(ctx, s, a.get("target") or "robber", a.player)
+
+
+@handler("play_road_building", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase,
+         changes_routes=True)
+class PlayRoadBuilding:
+    """BASE-DEV-6: two free roads (SEA-023: or ships), placed one after the other (R-015)."""
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        v = may_play(ctx, "road_building")
+        if v:
+            return v
+        s, a = ctx.state, ctx.action
+        pieces = a.get("pieces")
+        sup = s.players[a.player].supply
+        kinds_ok = ("roads", "ships") if ctx.scenario.ships else ("roads",)
+        avail = sum(sup.get(k, 0) for k in kinds_ok)
+        if avail <= 0:
+            return [Violation("BASE-DEV-6", f"player {a.player} has no road{' or ship' if ctx.scenario.ships else ''} "
+                              "left in supply, so the card cannot be used")]
+        want = min(2, avail)
+        if len(pieces) != want:
+            return [Violation("BASE-DEV-6", f"Road Building places {want} piece{'s' if want > 1 else ''} "
+                              f"(2, or what the supply allows); the action names {len(pieces)}", "/action/pieces")]
+        tmp = s.copy()
+        for i, piece in enumerate(pieces):
+            path = f"/action/pieces/{i}/edge"
+            sub = Ctx(tmp, a, ctx.graph, ctx.scenario)
+            kind, edge = piece["kind"], piece["edge"]
+            if kind == "ship" and not ctx.scenario.ships:
+                return [Violation("BASE-DEV-6", "Road Building places roads; this scenario has no ships",
+                                  f"/action/pieces/{i}/kind")]
+            if tmp.players[a.player].supply.get(kind + "s", 0) <= 0:
+                return [Violation("BASE-COMP-1", f"no {kind} left in player {a.player}'s supply",
+                                  f"/action/pieces/{i}/kind")]
+            if kind == "road":
+                v = road_site(sub, edge, path) or road_connected(sub, edge, a.player, path)
+                tmp.roads[edge] = a.player
+            else:
+                v = ship_site(sub, edge, path) or ship_connected(sub, edge, a.player, path)
+                tmp.ships[edge] = a.player
+            tmp.players[a.player].supply[kind + "s"] -= 1
+            if v:
+                return v
+        return []
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        a = ctx.action
+        mark_played(s, a.player, "road_building")
+        ctx.emit("played", player=a.player, card="road_building")
+        for piece in a.get("pieces"):
+            kind, edge = piece["kind"], piece["edge"]
+            if kind == "road":
+                s.roads[edge] = a.player
+            else:
+                s.ships[edge] = a.player
+                s.flags.ships_built.append(edge)
+            s.players[a.player].supply[kind + "s"] -= 1
+            ctx.emit("built", player=a.player, piece=kind, edge=list(edge), free=True)
+
+
+@handler("play_year_of_plenty", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase)
+class PlayYearOfPlenty:
+    """BASE-DEV-7: take any 2 resources from the bank (what the bank has, if it holds fewer)."""
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        v = may_play(ctx, "year_of_plenty")
+        if v:
+            return v
+        s, cards = ctx.state, ctx.action.get("resources")
+        want = min(2, sum(s.bank.values()))
+        n = sum(cards.values())
+        if n != want:
+            return [Violation("BASE-DEV-7", f"Year of Plenty takes {want} card{'s' if want != 1 else ''} from the "
+                              f"bank; the action names {n}", "/action/resources")]
+        for r, k in cards.items():
+            if k > s.bank.get(r, 0):
+                return [Violation("BASE-DEV-7", f"the bank holds {s.bank.get(r, 0)} {r}; choose another type",
+                                  f"/action/resources/{r}")]
+        return []
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        a = ctx.action
+        mark_played(s, a.player, "year_of_plenty")
+        cards = {r: k for r, k in a.get("resources").items() if k}
+        for r, k in cards.items():
+            s.bank[r] -= k
+            s.players[a.player].resources[r] += k
+        ctx.emit("played", player=a.player, card="year_of_plenty", resources=cards)
+
+
+@handler("play_monopoly", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase)
+class PlayMonopoly:
+    """BASE-DEV-8: every other player gives the player all their cards of the named type."""
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        return may_play(ctx, "monopoly")
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        a = ctx.action
+        res = a.get("resource")
+        mark_played(s, a.player, "monopoly")
+        taken = {}
+        for i, p in enumerate(s.players):
+            if i != a.player and p.resources.get(res, 0):
+                taken[str(i)] = p.resources[res]
+                s.players[a.player].resources[res] += p.resources[res]
+                p.resources[res] = 0
+        ctx.emit("played", player=a.player, card="monopoly", resource=res, taken=taken)
+

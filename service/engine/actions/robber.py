@@ -1,0 +1,123 @@
+"""Moving the robber (or, with Seafarers, the pirate) and stealing one random card (BASE-ROBBER-3/4,
+SEA-028..030, R-008)."""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..core import Ctx, Violation
+from ..geometry import Hex
+from ..mapgraph import RESOURCES
+from ..rng import Rng
+from ..state import State
+from . import handler
+
+
+def steal_candidates(ctx: Ctx, target: str, h: Hex, mover: int) -> list[int]:
+    """Opponents who can be robbed at ``h``: a building on a corner of the robber's hex
+    (BASE-ROBBER-4), or a ship on a side of the pirate's hex (SEA-030, R-008)."""
+    g, s = ctx.graph, ctx.state
+    found: set[int] = set()
+    if target == "pirate":
+        for eid in g.hex_edge_ids.get(h, ()):
+            p = s.ships.get(g.edges[eid])
+            if p is not None and p != mover:
+                found.add(p)
+    else:
+        for nid in g.hex_node_ids.get(h, ()):
+            b = s.buildings.get(g.nodes[nid])
+            if b is not None and b[0] != mover:
+                found.add(b[0])
+    return sorted(found)
+
+
+def move_violations(ctx: Ctx, target: str, mover: int) -> list[Violation]:
+    a, s, scen = ctx.action, ctx.state, ctx.scenario
+    h = a.get("hex")
+    if target == "pirate":
+        if not scen.pirate:
+            return [Violation("SEA-028", "this scenario has no pirate", "/action/target")]
+        if not scen.pirate_hex_ok(s, h):
+            return [Violation("SEA-029", f"the pirate stands only on sea hexes; {h[0]},{h[1]} is "
+                              f"{_terrain(s, h)}", "/action/hex")]
+        if h == s.pirate:
+            return [Violation("SEA-029", f"the pirate must move to a different sea hex (R-008); it is already "
+                              f"on {h[0]},{h[1]}", "/action/hex")]
+    else:
+        if not scen.robber_hex_ok(s, h):
+            return [Violation("BASE-ROBBER-3", f"the robber moves to a land hex; {h[0]},{h[1]} is "
+                              f"{_terrain(s, h)}", "/action/hex")]
+        if h == s.robber:
+            return [Violation("BASE-ROBBER-3", f"the robber must move to a different hex; it is already on "
+                              f"{h[0]},{h[1]}", "/action/hex")]
+    victim = a.get("steal_from")
+    candidates = steal_candidates(ctx, target, h, mover)
+    rule = "SEA-030" if target == "pirate" else "BASE-ROBBER-4"
+    where = "ship on a side" if target == "pirate" else "building on a corner"
+    if victim is None:
+        if candidates:
+            return [Violation(rule, f"after moving the {target} the mover robs one of the players with a "
+                              f"{where} of that hex: choose one of {candidates}", "/action/steal_from")]
+        return []
+    if victim not in candidates:
+        return [Violation(rule, f"only a player with a {where} of {h[0]},{h[1]} can be robbed; "
+                          f"player {victim} has none (candidates: {candidates or 'nobody'})", "/action/steal_from")]
+    card = a.get("card")
+    if card is not None and s.players[victim].resources.get(card, 0) <= 0:
+        return [Violation(rule, f"the stolen card is one the victim holds; player {victim} has no {card}",
+                          "/action/card")]
+    return []
+
+
+def _terrain(s: State, h: Hex) -> str:
+    t = s.hexes.get(h)
+    return "not on this board" if t is None else f"a {t.terrain} hex"
+
+
+def do_move(ctx: Ctx, s: State, target: str, mover: int) -> None:
+    a = ctx.action
+    h = a.get("hex")
+    if target == "pirate":
+        s.pirate = h
+    else:
+        s.robber = h
+    ctx.emit("moved", piece=target, hex=list(h), player=mover)
+    victim: Optional[int] = a.get("steal_from")
+    if victim is None:
+        return
+    hand = s.players[victim].resources
+    card = a.get("card")
+    if card is None and sum(hand.values()) > 0:
+        rng = Rng(s.rng_seed, s.rng_counter)
+        card = rng.pick_weighted(hand, RESOURCES)             # one random card (BASE-ROBBER-4)
+        s.rng_counter = rng.counter
+    if card is None:
+        ctx.emit("stole", player=mover, victim=victim, resource=None)
+        return
+    hand[card] -= 1
+    s.players[mover].resources[card] += 1
+    ctx.emit("stole", player=mover, victim=victim, resource=card)
+
+
+@handler("move_robber", {"robber"})
+class MoveRobber:
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        return move_violations(ctx, "robber", ctx.action.player)
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        do_move(ctx, s, "robber", ctx.action.player)
+        s.phase = "main"
+
+
+@handler("move_pirate", {"robber"})
+class MovePirate:
+    """SEA-028: on a 7 the roller may move the pirate instead of the robber."""
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        return move_violations(ctx, "pirate", ctx.action.player)
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        do_move(ctx, s, "pirate", ctx.action.player)
+        s.phase = "main"

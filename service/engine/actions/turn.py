@@ -1,0 +1,155 @@
+"""The turn: the production roll and its resolution, discarding on a 7, ending the turn (BASE-TURN,
+BASE-PROD, BASE-ROBBER-1/2)."""
+from __future__ import annotations
+
+from ..core import Ctx, Violation, fmt_cards
+from ..mapgraph import RESOURCE_OF, RESOURCES
+from ..rng import Rng
+from ..state import State
+from . import handler
+
+
+@handler("roll", {"roll"})
+class Roll:
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        return []  # dice (if given) are validated by the schema: two values 1..6
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        dice = ctx.action.get("dice")
+        if dice is None:
+            rng = Rng(s.rng_seed, s.rng_counter)
+            dice = (rng.below(6) + 1, rng.below(6) + 1)     # BASE-COMP-7
+            s.rng_counter = rng.counter
+        dice = (int(dice[0]), int(dice[1]))
+        total = dice[0] + dice[1]
+        s.last_roll = dice
+        s.flags.rolled = True
+        ctx.emit("rolled", player=s.current_player, dice=list(dice), total=total)
+        if total == 7:
+            start_seven(ctx, s)
+            return
+        produce(ctx, s, total)
+
+
+def start_seven(ctx: Ctx, s: State) -> None:
+    """BASE-ROBBER-1: no production; BASE-ROBBER-2: everyone over 7 cards discards half, rounded down."""
+    s.pending_discards = {i: p.hand_size // 2 for i, p in enumerate(s.players) if p.hand_size > 7}
+    if s.pending_discards:
+        s.phase = "discard"
+        ctx.emit("must_discard", players={str(k): v for k, v in s.pending_discards.items()})
+    else:
+        s.phase = "robber"
+
+
+def produce(ctx: Ctx, s: State, total: int) -> None:
+    """BASE-PROD-1..5 with the bank-shortage rule (BASE-PROD-4), then gold-field picks (R-014)."""
+    g = ctx.graph
+    owed: dict[str, dict[int, int]] = {r: {} for r in RESOURCES}
+    gold: dict[int, int] = {}
+    for h, tile in s.hexes.items():
+        if tile.number != total or h == s.robber:      # BASE-PROD-1, BASE-ROBBER-5
+            continue
+        res = RESOURCE_OF.get(tile.terrain)            # BASE-PROD-3: desert and sea never produce
+        for nid in g.hex_node_ids.get(h, ()):
+            b = s.buildings.get(g.nodes[nid])
+            if b is None:
+                continue
+            n = 2 if b[1] == "city" else 1                 # BASE-PROD-2
+            if res is not None:
+                owed[res][b[0]] = owed[res].get(b[0], 0) + n
+            else:
+                picks = ctx.scenario.gold_entitlement(tile.terrain, b[1])
+                if picks:
+                    gold[b[0]] = gold.get(b[0], 0) + picks
+    strict = bool(s.options.get("BASE-VAR-BANK-STRICT"))
+    got: dict[int, dict[str, int]] = {}
+    for res, per in owed.items():
+        if not per:
+            continue
+        need = sum(per.values())
+        have = s.bank.get(res, 0)
+        if need <= have:
+            pays = per
+        elif len(per) == 1 and not strict:
+            (p, _), = per.items()
+            pays = {p: have}                              # BASE-PROD-4: a single player takes what is left
+        else:
+            pays = {}                                     # BASE-PROD-4: several owed, nobody gets any
+            ctx.emit("shortage", resource=res, owed={str(k): v for k, v in per.items()}, bank=have)
+        for p, n in pays.items():
+            if n:
+                s.bank[res] -= n
+                s.players[p].resources[res] += n
+                got.setdefault(p, {})[res] = n
+    for p in sorted(got):
+        ctx.emit("production", player=p, resources=got[p])
+    ctx.scenario.after_production(ctx, s, total)
+    if gold:
+        s.pending_gold = gold
+        s.phase = "gold_choice"
+        ctx.emit("gold_owed", players={str(k): v for k, v in sorted(gold.items())})
+    else:
+        s.phase = "main"
+
+
+@handler("discard", {"discard"}, actor="discard")
+class Discard:
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        a, s = ctx.action, ctx.state
+        owed = s.pending_discards.get(a.player)
+        if owed is None:
+            return [Violation("BASE-ROBBER-2", f"only players holding more than 7 cards discard; player "
+                              f"{a.player} owes no discard", "/action/player")]
+        cards = a.get("resources")
+        n = sum(cards.values())
+        if n != owed:
+            return [Violation("BASE-ROBBER-2", f"player {a.player} must discard exactly {owed} cards (half of "
+                              f"their hand, rounded down), not {n}", "/action/resources")]
+        hand = s.players[a.player].resources
+        short = {r: k - hand.get(r, 0) for r, k in cards.items() if k > hand.get(r, 0)}
+        if short:
+            return [Violation("BASE-ROBBER-2", f"player {a.player} cannot discard cards they do not hold: "
+                              f"short of {fmt_cards(short)}", "/action/resources")]
+        return []
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        a = ctx.action
+        cards = a.get("resources")
+        hand = s.players[a.player].resources
+        for r, k in cards.items():
+            hand[r] -= k
+            s.bank[r] += k
+        del s.pending_discards[a.player]
+        ctx.emit("discarded", player=a.player, resources={r: k for r, k in cards.items() if k})
+        if not s.pending_discards:
+            s.phase = "robber"
+
+
+def end_turn_wrong_phase(ctx: Ctx):
+    return Violation("BASE-TURN-5", f"a turn ends only after the roll is resolved; the game is in the "
+                     f"{ctx.state.phase!r} phase")
+
+
+@handler("end_turn", {"main"}, wrong_phase=end_turn_wrong_phase)
+class EndTurn:
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        return []
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        ctx.scenario.on_turn_end(ctx, s)
+        p = s.players[s.current_player]
+        for c, n in p.dev_cards_new.items():      # BASE-DEV-4: bought cards become playable next turn
+            p.dev_cards[c] = p.dev_cards.get(c, 0) + n
+            p.dev_cards_new[c] = 0
+        s.current_player = (s.current_player + 1) % s.num_players
+        s.turn += 1
+        s.flags = type(s.flags)()
+        s.last_roll = None
+        s.phase = "roll"
+        ctx.emit("turn_started", player=s.current_player, turn=s.turn)

@@ -1,0 +1,46 @@
+"""Costs and card movements between hands and the bank (cards are conserved, BASE-COMP-2)."""
+from __future__ import annotations
+
+from .core import Violation, fmt_cards
+from .state import State
+
+#: BASE-COST table (SEA-006 adds the ship).
+COSTS: dict[str, dict[str, int]] = {
+    "road": {"brick": 1, "lumber": 1},
+    "settlement": {"brick": 1, "lumber": 1, "wool": 1, "grain": 1},
+    "city": {"grain": 2, "ore": 3},
+    "development_card": {"wool": 1, "grain": 1, "ore": 1},
+    "ship": {"lumber": 1, "wool": 1},
+}
+
+
+def cannot_pay(state: State, player: int, cost: dict[str, int], what: str, rule: str = "BASE-COST-1") -> list[Violation]:
+    """BASE-COST-1: the exact cost is paid before the piece is placed; no credit."""
+    hand = state.players[player].resources
+    short = {r: n - hand.get(r, 0) for r, n in cost.items() if hand.get(r, 0) < n}
+    if short:
+        return [Violation(rule, f"{what} costs {fmt_cards(cost)}; player {player} is short of {fmt_cards(short)}")]
+    return []
+
+
+def pay(s: State, player: int, cost: dict[str, int]) -> None:
+    hand = s.players[player].resources
+    for r, n in cost.items():
+        hand[r] -= n
+        s.bank[r] = s.bank.get(r, 0) + n
+
+
+def take(s: State, player: int, cards: dict[str, int]) -> None:
+    """Move ``cards`` from the bank to the player's hand (the caller checked the bank has them)."""
+    hand = s.players[player].resources
+    for r, n in cards.items():
+        if n:
+            s.bank[r] -= n
+            hand[r] = hand.get(r, 0) + n
+
+
+def transfer(s: State, giver: int, receiver: int, cards: dict[str, int]) -> None:
+    a, b = s.players[giver].resources, s.players[receiver].resources
+    for r, n in cards.items():
+        a[r] -= n
+        b[r] = b.get(r, 0) + n

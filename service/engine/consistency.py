@@ -1,0 +1,132 @@
+"""Can this position exist? The checks a posted state must pass before any verdict (else a 422).
+
+Each problem is ``(json_pointer, reason)``. The checks are facts of the components and the board, not
+of any scenario's map: a house map or a small test board is fine as long as it is consistent in itself
+(R-001).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from .geometry import edge_str, node_str
+from .mapgraph import RESOURCES, MapGraph
+from .state import DEV_CARDS, State
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .scenarios.base import Scenario
+
+Where = Callable[[str, tuple], str]
+
+
+def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Where) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    n = state.num_players
+    # -- pieces on the board --------------------------------------------------------------------------
+    for node, (p, kind) in state.buildings.items():
+        ptr = where(kind + "s", node)
+        nid = graph.node_index.get(node)
+        if p >= n:
+            out.append((ptr + "/player", f"player {p} does not exist in a {n}-player game"))
+        elif nid is None or not graph.node_land[nid]:
+            out.append((ptr + "/node", f"{node_str(node)} is not an intersection of a land hex of this board"))
+        else:
+            for m in graph.node_neighbour_ids[nid]:
+                if graph.nodes[m] in state.buildings and graph.nodes[m] < node:
+                    out.append((ptr + "/node", f"buildings on {node_str(node)} and {node_str(graph.nodes[m])} "
+                                "are one edge apart, which the distance rule never allows"))
+    for kind, pieces in (("roads", state.roads), ("ships", state.ships)):
+        for edge, p in pieces.items():
+            ptr = where(kind, edge)
+            eid = graph.edge_index.get(edge)
+            if p >= n:
+                out.append((ptr + "/player", f"player {p} does not exist in a {n}-player game"))
+            elif eid is None:
+                out.append((ptr + "/edge", f"{edge_str(edge)} is not a side shared by two hexes of this board"))
+            elif kind == "roads" and not graph.road_edge(eid):
+                out.append((ptr + "/edge", f"a road cannot lie on {edge_str(edge)}, a {graph.edge_kind[eid]} edge"))
+            elif kind == "ships" and not graph.ship_edge(eid):
+                out.append((ptr + "/edge", f"a ship cannot lie on {edge_str(edge)}, a {graph.edge_kind[eid]} edge"))
+    if state.ships and not scenario.ships:
+        out.append(("/state/pieces/ships", f"scenario {scenario.id!r} has no ships"))
+    # -- supply: pieces on the board + pieces left = the scenario's supply (BASE-COMP-1) ------------------
+    for i, pl in enumerate(state.players):
+        on_board = {"settlements": 0, "cities": 0, "roads": 0, "ships": 0}
+        for p, kind in state.buildings.values():
+            if p == i:
+                on_board[kind + "s"] += 1
+        on_board["roads"] = sum(1 for p in state.roads.values() if p == i)
+        on_board["ships"] = sum(1 for p in state.ships.values() if p == i)
+        for kind, total in scenario.supply.items():
+            if on_board[kind] > total:
+                out.append((f"/state/pieces/{kind}", f"player {i} has {on_board[kind]} {kind} on the board, more "
+                            f"than the {total} of the supply"))
+            elif on_board[kind] + pl.supply.get(kind, 0) != total:
+                out.append((f"/state/players/{i}/supply/{kind}",
+                            f"player {i} has {on_board[kind]} {kind} on the board and {pl.supply.get(kind, 0)} in "
+                            f"supply, but the scenario gives {total}"))
+    # -- cards are conserved: bank + hands = the supply of each resource (BASE-COMP-2) ----------------------
+    for r in RESOURCES:
+        held = sum(p.resources.get(r, 0) for p in state.players)
+        if held + state.bank.get(r, 0) != scenario.resource_count:
+            out.append((f"/state/bank/{r}", f"{held} {r} in hands and {state.bank.get(r, 0)} in the bank do not add "
+                        f"up to the {scenario.resource_count} cards of the game"))
+    for c in DEV_CARDS:
+        out_of_deck = sum(p.dev_cards.get(c, 0) + p.dev_cards_new.get(c, 0) + p.dev_cards_played.get(c, 0)
+                          for p in state.players)
+        if out_of_deck + state.dev_deck.get(c, 0) != scenario.dev_deck.get(c, 0):
+            out.append((f"/state/dev_deck/{c}", f"{out_of_deck} {c} cards with players and {state.dev_deck.get(c, 0)} "
+                        f"in the deck do not add up to the {scenario.dev_deck.get(c, 0)} of the game"))
+    # -- robber, pirate, harbours ----------------------------------------------------------------------------
+    if state.robber is not None and not graph.is_tile(state.robber):
+        out.append(("/state/robber", "the robber stands on a hex that is not a tile of this board"))
+    elif state.robber is not None and not scenario.robber_hex_ok(state, state.robber):
+        out.append(("/state/robber", f"the robber cannot stand on a {state.hexes[state.robber].terrain} hex"))
+    if state.pirate is not None:
+        if not scenario.pirate:
+            out.append(("/state/pirate", f"scenario {scenario.id!r} has no pirate"))
+        elif not graph.is_tile(state.pirate) or not scenario.pirate_hex_ok(state, state.pirate):
+            out.append(("/state/pirate", "the pirate stands only on a sea hex of this board"))
+    for i, (edge, kind) in enumerate(state.harbors.items()):
+        eid = graph.edge_index.get(edge)
+        if eid is None or graph.edge_kind[eid] != "coast":
+            out.append((f"/state/board/harbors/{i}/edge", f"a harbour lies on a coast edge; {edge_str(edge)} is not one"))
+    # -- turn bookkeeping ---------------------------------------------------------------------------------------
+    if state.current_player >= n:
+        out.append(("/state/current_player", f"player {state.current_player} does not exist in a {n}-player game"))
+    for name, pend in (("pending_discards", state.pending_discards), ("pending_gold", state.pending_gold)):
+        for p in pend:
+            if p >= n:
+                out.append((f"/state/{name}/{p}", f"player {p} does not exist"))
+    if state.pending_discards and state.phase != "discard":
+        out.append(("/state/pending_discards", "discards are owed only in the discard phase"))
+    if state.phase == "discard" and not state.pending_discards:
+        out.append(("/state/pending_discards", "the discard phase needs the discards still owed"))
+    for p, k in state.pending_discards.items():
+        if p < n and k > state.players[p].hand_size:
+            out.append((f"/state/pending_discards/{p}", f"player {p} owes {k} cards but holds fewer"))
+    if state.pending_gold and state.phase != "gold_choice":
+        out.append(("/state/pending_gold", "gold-field picks are owed only in the gold_choice phase"))
+    if state.phase == "gold_choice" and not state.pending_gold:
+        out.append(("/state/pending_gold", "the gold_choice phase needs the picks still owed"))
+    for name, holder in (("longest_road", state.longest_road_holder), ("largest_army", state.largest_army_holder)):
+        if holder is not None and holder >= n:
+            out.append((f"/state/awards/{name}", f"player {holder} does not exist"))
+    if state.winner is not None and state.winner >= n:
+        out.append(("/state/winner", f"player {state.winner} does not exist"))
+    if (state.phase == "game_over") != (state.winner is not None):
+        out.append(("/state/winner", "a winner is named exactly when the phase is game_over"))
+    if state.phase == "setup":
+        last = state.setup.last_settlement
+        if state.setup.step == "road" and (last is None or state.buildings.get(last) != (state.current_player, "settlement")):
+            out.append(("/state/setup/last_settlement", "when a set-up road is due, last_settlement names the "
+                        "current player's settlement just placed"))
+        if state.setup.round > scenario.setup_rounds:
+            out.append(("/state/setup/round", f"scenario {scenario.id!r} has {scenario.setup_rounds} set-up rounds"))
+    for i, e in enumerate(state.flags.ships_built):
+        if state.ships.get(e) != state.current_player:
+            out.append((f"/state/turn_flags/ships_built/{i}", f"no ship of the current player lies on {edge_str(e)}"))
+    for node in state.svp_attached:
+        if node not in state.buildings:
+            out.append(("/state/svp_attached", f"special victory points lie under {node_str(node)}, which holds no building"))
+    out.extend(scenario.validate_state(state))
+    return out

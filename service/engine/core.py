@@ -1,0 +1,61 @@
+"""Vocabulary shared by rules, actions and scenarios: violations, actions, events and the context."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Optional
+
+from .mapgraph import MapGraph
+from .state import State
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .scenarios.base import Scenario
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One rule an action breaks: the rule ID, what the rule requires and what the position has, and
+    the JSON pointer (into the request) of the part of the action or state at fault."""
+    rule: str
+    message: str
+    path: str = "/action"
+
+
+@dataclass(slots=True)
+class Action:
+    """A proposed action: its ``type``, the acting ``player`` and its parameters (coordinates canonical)."""
+    type: str
+    player: int
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.params.get(key, default)
+
+
+class IllegalAction(Exception):
+    """Raised inside a check to stop at the first violation that makes further checks meaningless."""
+
+    def __init__(self, *violations: Violation) -> None:
+        super().__init__(violations[0].message if violations else "illegal")
+        self.violations = list(violations)
+
+
+@dataclass(slots=True)
+class Ctx:
+    """What a rule sees: the position, the proposed action, the board's graph and the scenario."""
+    state: State
+    action: Action
+    graph: MapGraph
+    scenario: "Scenario"
+    events: list[dict] = field(default_factory=list)
+
+    def emit(self, type_: str, **data: Any) -> None:
+        self.events.append({"type": type_, **data})
+
+
+def fmt_cards(cards: dict[str, int]) -> str:
+    parts = [f"{n} {r}" for r, n in cards.items() if n]
+    return ", ".join(parts) if parts else "nothing"
+
+
+def coord(x: Optional[tuple]) -> Any:
+    return None if x is None else list(x)

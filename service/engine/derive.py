@@ -1,0 +1,96 @@
+"""Derived values: computed from the pieces every time, never stored as truth.
+
+Route lengths with a witness path, the awards they imply, victory points by source, the winner.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional
+
+from .lanes import closed_ships
+from .mapgraph import MapGraph
+from .routes import longest_route, update_route_award
+from .state import State
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .scenarios.base import Scenario
+
+
+def route_lengths(state: State, graph: MapGraph, scenario: "Scenario") -> dict[int, tuple[int, list]]:
+    """Per player: (length, witness edges) of the longest road / trade route (BASE-LR-1, SEA-021)."""
+    return {p: longest_route(state, graph, p, scenario.route_pieces(state, p)) for p in range(state.num_players)}
+
+
+def largest_army(state: State, holder: Optional[int]) -> Optional[int]:
+    """BASE-LA-1: the first to 3 played knights; BASE-LA-2: taken only by strictly more."""
+    counts = [p.knights_played for p in state.players]
+    best = max(counts, default=0)
+    if holder is not None and counts[holder] >= best:
+        return holder                                   # BASE-LA-2/3: only strictly more takes it
+    leaders = [i for i, n in enumerate(counts) if n == best]
+    if best >= 3 and len(leaders) == 1:
+        return leaders[0]
+    return holder
+
+
+def victory_points(state: State, scenario: "Scenario", player: int) -> dict[str, int]:
+    """VP by source (BASE-VP table, SEA-019 special tokens, scenario extras) and the total."""
+    p = state.players[player]
+    out = {"settlements": 0, "cities": 0}
+    for owner, kind in state.buildings.values():
+        if owner == player:
+            if kind == "city":
+                out["cities"] += 2
+            else:
+                out["settlements"] += 1
+    out["longest_road"] = 2 if state.longest_road_holder == player else 0
+    out["largest_army"] = 2 if state.largest_army_holder == player else 0
+    out["victory_point_cards"] = p.dev_cards.get("victory_point", 0) + p.dev_cards_new.get("victory_point", 0)
+    out["special"] = p.svp
+    for k, v in scenario.vp_extra(state, player).items():
+        out[k] = out.get(k, 0) + v
+    out["total"] = sum(out.values())
+    return out
+
+
+def derive(state: State, graph: MapGraph, scenario: "Scenario",
+           routes: Optional[dict[int, tuple[int, list]]] = None) -> dict[str, Any]:
+    if routes is None:
+        routes = route_lengths(state, graph, scenario)
+    vp = {str(p): victory_points(state, scenario, p) for p in range(state.num_players)}
+    out: dict[str, Any] = {
+        "victory_points": vp,
+        "longest_road": {str(p): {"length": n, "path": [list(e) for e in path]} for p, (n, path) in routes.items()},
+        "longest_road_holder": state.longest_road_holder,
+        "largest_army": {"holder": state.largest_army_holder,
+                         "knights": {str(i): p.knights_played for i, p in enumerate(state.players)}},
+        "winner": state.winner,
+        "phase": state.phase,
+        "current_player": state.current_player,
+    }
+    if scenario.ships:
+        out["closed_ships"] = {str(p): sorted([list(e) for e in closed_ships(state, graph, p)])
+                               for p in range(state.num_players)}
+    if state.pending_discards:
+        out["pending_discards"] = {str(k): v for k, v in sorted(state.pending_discards.items())}
+    if state.pending_gold:
+        out["gold_entitlement"] = {str(k): v for k, v in sorted(state.pending_gold.items())}
+    out.update(scenario.derived_extra(state, graph))
+    return out
+
+
+def update_awards(ctx, s: State, routes_changed: bool) -> Optional[dict[int, tuple[int, list]]]:
+    """Move the Longest Road (BASE-LR-5: recomputed on every placement) and Largest Army cards."""
+    routes = None
+    if routes_changed:
+        routes = route_lengths(s, ctx.graph, ctx.scenario)
+        holder = update_route_award({p: n for p, (n, _) in routes.items()}, s.longest_road_holder,
+                                    ctx.scenario.route_minimum,
+                                    bool(s.options.get("lr_broken_tie_holder_keeps", True)))
+        if holder != s.longest_road_holder:
+            ctx.emit("award", award="longest_road", **{"from": s.longest_road_holder, "to": holder})
+            s.longest_road_holder = holder
+    army = largest_army(s, s.largest_army_holder)
+    if army != s.largest_army_holder:
+        ctx.emit("award", award="largest_army", **{"from": s.largest_army_holder, "to": army})
+        s.largest_army_holder = army
+    return routes

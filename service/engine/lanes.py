@@ -1,0 +1,61 @@
+"""Shipping lanes: which ships are in a closed lane (R-013) and which may move (R-010)."""
+from __future__ import annotations
+
+from .geometry import Edge
+from .mapgraph import MapGraph
+from .state import State
+
+
+def closed_ships(state: State, graph: MapGraph, player: int) -> set[Edge]:
+    """SEA-014 / R-013: ships on a simple path of the player's ships between two distinct own
+    settlements/cities, not passing through an opponent's building."""
+    at: dict[int, list[tuple[int, Edge]]] = {}
+    for e, p in state.ships.items():
+        if p != player:
+            continue
+        eid = graph.edge_index.get(e)
+        if eid is None:
+            continue
+        a, b = graph.edge_node_ids[eid]
+        at.setdefault(a, []).append((b, e))
+        at.setdefault(b, []).append((a, e))
+    own, opp = set(), set()
+    for nid in at:
+        bld = state.buildings.get(graph.nodes[nid])
+        if bld is not None:
+            (own if bld[0] == player else opp).add(nid)
+    closed: set[Edge] = set()
+    for start in own:
+        visited = {start}
+        path: list[Edge] = []
+
+        def dfs(n: int) -> None:
+            for m, e in at.get(n, ()):
+                if m in visited:
+                    continue
+                path.append(e)
+                if m in own:
+                    closed.update(path)       # ends at a distinct own building: closed
+                if m not in opp:               # an opponent's building cannot be passed
+                    visited.add(m)
+                    dfs(m)
+                    visited.discard(m)
+                path.pop()
+
+        dfs(start)
+    return closed
+
+
+def is_foremost(state: State, graph: MapGraph, player: int, edge: Edge) -> bool:
+    """R-010: at least one end of the ship has no other own ship and no own building on it; an
+    opponent's building there ends the lane."""
+    eid = graph.edge_index[edge]
+    for nid in graph.edge_node_ids[eid]:
+        bld = state.buildings.get(graph.nodes[nid])
+        if bld is not None:
+            if bld[0] != player:
+                return True
+            continue
+        if not any(state.ships.get(graph.edges[o]) == player for o in graph.node_edge_ids[nid] if o != eid):
+            return True
+    return False

@@ -1,0 +1,167 @@
+"""Where pieces may go: the placement rules shared by building, set-up and development cards.
+
+Each function returns the violations of one placement, in the order a player would be told them;
+an empty list means the placement is legal.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from .core import Ctx, Violation
+from .geometry import Edge, Node, edge_str, node_str
+from .state import State
+
+
+def piece_at_edge(state: State, e: Edge) -> Optional[tuple[int, str]]:
+    if e in state.roads:
+        return state.roads[e], "road"
+    if e in state.ships:
+        return state.ships[e], "ship"
+    return None
+
+
+def settlement_site(ctx: Ctx, node: Node, path: str) -> list[Violation]:
+    """An empty land intersection with no building one edge away (BASE-BUILD-2)."""
+    g, s = ctx.graph, ctx.state
+    nid = g.node_index.get(node)
+    if nid is None or not g.node_land[nid]:
+        return [Violation("BASE-BUILD-2", f"a settlement goes on an intersection of a land hex; "
+                          f"{node_str(node)} touches no land hex of this board", path)]
+    if node in s.buildings:
+        owner, kind = s.buildings[node]
+        return [Violation("BASE-BUILD-2", f"a settlement needs an empty intersection; {node_str(node)} "
+                          f"already holds player {owner}'s {kind}", path)]
+    for m in g.node_neighbour_ids[nid]:
+        other = g.nodes[m]
+        if other in s.buildings:
+            owner, kind = s.buildings[other]
+            return [Violation("BASE-BUILD-2", f"distance rule: no building may stand one edge away; "
+                              f"player {owner}'s {kind} is on {node_str(other)}, next to {node_str(node)}",
+                              path)]
+    return []
+
+
+def settlement_connected(ctx: Ctx, node: Node, player: int, path: str) -> list[Violation]:
+    """After set-up a settlement must touch one of the builder's roads (BASE-BUILD-3) or, with
+    Seafarers, one of their ships (SEA-012)."""
+    g, s = ctx.graph, ctx.state
+    nid = g.node_index[node]
+    for eid in g.node_edge_ids[nid]:
+        e = g.edges[eid]
+        if s.roads.get(e) == player or s.ships.get(e) == player:
+            return []
+    what = "road or ship" if ctx.scenario.ships else "road"
+    return [Violation("BASE-BUILD-3", f"a settlement must touch one of your own {what}s; "
+                      f"none of player {player}'s {what}s touches {node_str(node)}", path)]
+
+
+def road_site(ctx: Ctx, edge: Edge, path: str) -> list[Violation]:
+    """A road lies on an empty land or coast edge (BASE-BUILD-1, SEA-010)."""
+    g, s = ctx.graph, ctx.state
+    eid = g.edge_index.get(edge)
+    if eid is None or not g.road_edge(eid):
+        kind = "not a side shared by two hexes of this board" if eid is None else f"a {g.edge_kind[eid]} edge"
+        return [Violation("BASE-BUILD-1", f"a road needs an edge with land on at least one side; "
+                          f"{edge_str(edge)} is {kind}", path)]
+    occ = piece_at_edge(s, edge)
+    if occ is not None:
+        rule = "SEA-010" if occ[1] == "ship" else "BASE-BUILD-1"
+        return [Violation(rule, f"an edge holds at most one road or ship; {edge_str(edge)} already holds "
+                          f"player {occ[0]}'s {occ[1]}", path)]
+    return []
+
+
+def road_connected(ctx: Ctx, edge: Edge, player: int, path: str) -> list[Violation]:
+    """A new road touches the builder's road, settlement or city (BASE-BUILD-4), not through an
+    opponent's building (BASE-BUILD-5), and never directly a ship (SEA-009)."""
+    g, s = ctx.graph, ctx.state
+    eid = g.edge_index[edge]
+    through_opponent = via_ship = False
+    for nid in g.edge_node_ids[eid]:
+        n = g.nodes[nid]
+        b = s.buildings.get(n)
+        if b is not None and b[0] == player:
+            return []
+        own_road = own_ship = False
+        for other in g.node_edge_ids[nid]:
+            if other == eid:
+                continue
+            oe = g.edges[other]
+            own_road = own_road or s.roads.get(oe) == player
+            own_ship = own_ship or s.ships.get(oe) == player
+        if b is not None:
+            through_opponent = through_opponent or own_road or own_ship
+            continue
+        if own_road:
+            return []
+        via_ship = via_ship or own_ship
+    if through_opponent:
+        return [Violation("BASE-BUILD-5", f"a road may not connect through an opponent's building; "
+                          f"{edge_str(edge)} reaches your road only across an opponent's settlement or city",
+                          path)]
+    if via_ship:
+        return [Violation("SEA-009", f"a road joins a ship only at your own settlement or city; "
+                          f"{edge_str(edge)} touches your ship but no road or building of yours", path)]
+    return [Violation("BASE-BUILD-4", f"a new road must touch your own road, settlement or city; "
+                      f"{edge_str(edge)} touches none of player {player}'s", path)]
+
+
+def ship_site(ctx: Ctx, edge: Edge, path: str, ignore: Optional[Edge] = None) -> list[Violation]:
+    """A ship lies on an empty sea or coast edge (SEA-007, SEA-010), not beside the pirate (SEA-032)."""
+    g, s = ctx.graph, ctx.state
+    eid = g.edge_index.get(edge)
+    if eid is None or not g.ship_edge(eid):
+        kind = "not a side shared by two hexes of this board" if eid is None else f"a {g.edge_kind[eid]} edge"
+        return [Violation("SEA-007", f"a ship needs an edge with sea on at least one side; "
+                          f"{edge_str(edge)} is {kind}", path)]
+    occ = piece_at_edge(s, edge)
+    if occ is not None and edge != ignore:
+        return [Violation("SEA-010", f"an edge holds at most one road or ship; {edge_str(edge)} already "
+                          f"holds player {occ[0]}'s {occ[1]}", path)]
+    if s.pirate is not None and eid in g.hex_edge_ids.get(s.pirate, ()):
+        return [Violation("SEA-032", f"no ship may be placed on an edge of the pirate's hex "
+                          f"{s.pirate[0]},{s.pirate[1]}; {edge_str(edge)} is one", path)]
+    return []
+
+
+def ship_connected(ctx: Ctx, edge: Edge, player: int, path: str, ignore: Optional[Edge] = None) -> list[Violation]:
+    """A new ship touches the builder's settlement, city or ship (SEA-008), never only a road (SEA-009).
+    ``ignore`` is a ship being moved (it is not on the board while it moves, SEA-016)."""
+    g, s = ctx.graph, ctx.state
+    eid = g.edge_index[edge]
+    via_road = through_opponent = False
+    for nid in g.edge_node_ids[eid]:
+        n = g.nodes[nid]
+        b = s.buildings.get(n)
+        if b is not None and b[0] == player:
+            return []
+        own_ship = own_road = False
+        for other in g.node_edge_ids[nid]:
+            if other == eid:
+                continue
+            oe = g.edges[other]
+            if oe == ignore:
+                continue
+            own_ship = own_ship or s.ships.get(oe) == player
+            own_road = own_road or s.roads.get(oe) == player
+        if b is not None:
+            through_opponent = through_opponent or own_ship
+            continue
+        if own_ship:
+            return []
+        via_road = via_road or own_road
+    if via_road:
+        return [Violation("SEA-009", f"a ship joins a road only at your own settlement or city; "
+                          f"{edge_str(edge)} touches your road but no ship or building of yours", path)]
+    if through_opponent:
+        return [Violation("SEA-008", f"a ship must touch your settlement, city or ship; {edge_str(edge)} "
+                          f"reaches your ship only across an opponent's building", path)]
+    return [Violation("SEA-008", f"a ship must touch your settlement, city or ship; edge {edge_str(edge)} "
+                      f"touches none of player {player}'s", path)]
+
+
+def supply_left(ctx: Ctx, player: int, kind: str, path: str = "/action") -> list[Violation]:
+    """BASE-COMP-1: a piece not in the player's supply cannot be built."""
+    if ctx.state.players[player].supply.get(kind, 0) <= 0:
+        return [Violation("BASE-COMP-1", f"no {kind} left in player {player}'s supply", path)]
+    return []

@@ -1,0 +1,91 @@
+"""The request path inside the engine: gate, check, apply, award, win, derive.
+
+>>> from service.engine.scenarios import get_scenario
+>>> scen = get_scenario("base")
+>>> state = scen.new_game(3, seed=7)
+>>> from service.engine.mapgraph import MapGraph
+>>> graph = MapGraph.build(state.terrain_map())
+>>> v = adjudicate(state, Action("end_turn", 0), graph, scen)
+>>> v.legal, v.violations[0].rule
+(False, 'BASE-TURN-5')
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Optional
+
+from .actions import WRONG_PHASE_RULE, Handler, load_all
+from .core import Action, Ctx, Violation
+from .derive import derive, update_awards, victory_points
+from .mapgraph import MapGraph
+from .state import State
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .scenarios.base import Scenario
+
+HANDLERS = load_all()
+
+
+class UnsupportedAction(ValueError):
+    """The action type does not exist in this scenario (a malformed request, not a verdict)."""
+
+
+@dataclass(slots=True)
+class Verdict:
+    legal: bool
+    violations: list[Violation]
+    state: Optional[State]
+    events: list[dict[str, Any]] = field(default_factory=list)
+    derived: dict[str, Any] = field(default_factory=dict)
+
+
+def gate(ctx: Ctx, h: Handler) -> list[Violation]:
+    """Game over, wrong phase, wrong player: the checks every action passes first."""
+    s, a = ctx.state, ctx.action
+    if s.phase == "game_over":
+        return [Violation("BASE-VP-1", f"the game is over: player {s.winner} has won")]
+    if s.phase not in h.phases:
+        if h.wrong_phase is not None:
+            v = h.wrong_phase(ctx)
+            if v is not None:
+                return [v]
+        rule, why = WRONG_PHASE_RULE[s.phase]
+        return [Violation(rule, f"{a.type} is not possible now: {why} (phase {s.phase!r})")]
+    if h.actor == "current" and a.player != s.current_player:
+        return [Violation(h.not_your_turn, f"it is player {s.current_player}'s turn; player {a.player} may not "
+                          f"{a.type.replace('_', ' ')} now", "/action/player")]
+    return []
+
+
+def adjudicate(state: State, action: Action, graph: MapGraph, scenario: "Scenario",
+               with_derived: bool = True) -> Verdict:
+    """Judge ``action`` in ``state``; the state passed in is never changed."""
+    if action.type not in scenario.action_types():
+        raise UnsupportedAction(f"action type {action.type!r} does not exist in scenario {scenario.id!r}")
+    h = HANDLERS[action.type]
+    ctx = Ctx(state, action, graph, scenario)
+    violations = gate(ctx, h) or h.check(ctx) or scenario.check(ctx)
+    if violations:
+        return Verdict(False, violations, None, [], derive(state, graph, scenario) if with_derived else {})
+    s = state.copy()
+    h.apply(ctx, s)
+    scenario.after_action(ctx, s)
+    routes = update_awards(ctx, s, h.changes_routes)
+    decide_winner(ctx, s)
+    return Verdict(True, [], s, ctx.events, derive(s, graph, scenario, routes) if with_derived else {})
+
+
+def decide_winner(ctx: Ctx, s: State) -> None:
+    """BASE-VP-1/2/3, SEA-035, R-003: only the player whose turn it is wins, checked after every
+    action and at the start of each turn; a scenario may end the game at once (R-003)."""
+    if s.phase == "game_over" or s.phase == "setup":
+        return
+    winner = ctx.scenario.end_condition(s)
+    if winner is None:
+        vp = victory_points(s, ctx.scenario, s.current_player)["total"]
+        if vp >= s.vp_target:
+            winner = s.current_player
+    if winner is not None:
+        s.winner = winner
+        s.phase = "game_over"
+        ctx.emit("winner", player=winner)

@@ -1,0 +1,203 @@
+"""The scenario contract: data (board, supply, VP target) plus hooks, and the base game as its first use.
+
+A scenario states only what differs from the defaults below (class attributes are the data, methods
+the hooks). The engine calls the hooks; it never asks *which* scenario it is playing. Hooks:
+
+- ``new_board(num_players, rng)``: the map (hexes, harbours, robber and pirate start) for a new game;
+- ``action_types()``: the actions this scenario knows (adds e.g. ``build_ship``, ``move_ship``);
+- ``check(ctx)``: extra violations of a proposed action (set-up areas, front coast, ...);
+- ``after_action(ctx, s)``: reactions once an action is applied (special VP, discovery, treasures);
+- ``produce(ctx, s, roll)``: production of a roll (gold fields, dragons, cargo loss...);
+- ``route_pieces(state, player)``: which pieces count for the longest route;
+- ``vp_extra(state, player)``: VP sources beyond buildings, cards and awards;
+- ``end_condition(state)``: an immediate end of game other than the VP target (R-003);
+- ``robber_hex_ok`` / ``pirate_hex_ok``: where the robber and pirate may go;
+- ``validate_state(state)``: consistency of the scenario's own data (``scenario_state``).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional
+
+from ..geometry import Edge, Hex, Node, hex_distance, hex_neighbours
+from ..mapgraph import LAND, RESOURCES
+from ..rng import Rng
+from ..state import DEV_CARDS, Player, Setup, State, Tile, TurnFlags, empty_dev, empty_resources
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core import Ctx, Violation
+
+
+BASE_ACTIONS = (
+    "build_settlement", "build_road", "build_city", "roll", "discard", "move_robber",
+    "buy_development_card", "play_knight", "play_road_building", "play_year_of_plenty", "play_monopoly",
+    "maritime_trade", "domestic_trade", "end_turn",
+)
+
+
+class Scenario:
+    """Defaults: the base game's components and rules (BASE-COMP-1..6, BASE-VP-1)."""
+
+    id = "base"
+    name = "Catan base game"
+    source = "rules/base.md"
+    players: tuple[int, ...] = (3, 4)
+    vp_target = 10
+    supply = {"settlements": 5, "cities": 4, "roads": 15, "ships": 0}       # BASE-COMP-1
+    resource_count = 19                                                       # BASE-COMP-2
+    dev_deck = {"knight": 14, "victory_point": 5, "road_building": 2,         # BASE-COMP-3
+                "year_of_plenty": 2, "monopoly": 2}
+    ships = False              # Seafarers ship rules (SEA-006..018)
+    pirate = False             # Seafarers pirate (SEA-027..033)
+    route_minimum = 5          # BASE-LR-3
+    setup_rounds = 2           # BASE-SETUP-2/3
+    has_map = True             # ships a map of its own, so POST /v1/games can start it
+
+    # -- data for a new game -----------------------------------------------------------------------
+    def new_board(self, num_players: int, rng: Rng) -> dict[str, Any]:
+        """``{"hexes": {hex: Tile}, "harbors": {edge: kind}, "robber": hex|None, "pirate": hex|None}``."""
+        return standard_board(rng)
+
+    def new_game(self, num_players: int, seed: int, options: Optional[dict] = None) -> State:
+        rng = Rng(seed, 0)
+        board = self.new_board(num_players, rng)
+        players = [
+            Player(empty_resources(), empty_dev(), empty_dev(), empty_dev(), dict(self.supply))
+            for _ in range(num_players)
+        ]
+        return State(
+            scenario=self.id, hexes=board["hexes"], harbors=board["harbors"], players=players,
+            buildings={}, roads={}, ships={}, robber=board.get("robber"), pirate=board.get("pirate"),
+            bank={r: self.resource_count for r in RESOURCES}, dev_deck=dict(self.dev_deck),
+            phase="setup", current_player=0, turn=0, setup=Setup(), flags=TurnFlags(), last_roll=None,
+            pending_discards={}, pending_gold={}, longest_road_holder=None, largest_army_holder=None,
+            vp_target=self.vp_target, rng_seed=seed, rng_counter=rng.counter,
+            options=dict(options or {}), scenario_state=self.initial_scenario_state(num_players, board),
+        )
+
+    def initial_scenario_state(self, num_players: int, board: dict) -> dict[str, Any]:
+        return {}
+
+    def describe(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "players": list(self.players), "vp_target": self.vp_target,
+                "source": self.source, "supply": dict(self.supply), "ships": self.ships, "pirate": self.pirate,
+                "actions": sorted(self.action_types()), "has_map": self.has_map}
+
+    # -- hooks -------------------------------------------------------------------------------------
+    def action_types(self) -> frozenset[str]:
+        return frozenset(BASE_ACTIONS)
+
+    def check(self, ctx: "Ctx") -> list["Violation"]:
+        return []
+
+    def after_action(self, ctx: "Ctx", s: State) -> None:
+        return None
+
+    def after_production(self, ctx: "Ctx", s: State, total: int) -> None:
+        """After a roll's fixed production is paid (dragons, cargo loss, diamonds...)."""
+        return None
+
+    def on_turn_end(self, ctx: "Ctx", s: State) -> None:
+        return None
+
+    def derived_extra(self, state: State, graph) -> dict[str, Any]:
+        """Scenario-specific derived values (largest fleet, MNR, route tokens...)."""
+        return {}
+
+    def gold_entitlement(self, terrain: str, kind: str) -> int:
+        """How many free-choice picks a building on a producing hex of ``terrain`` gets (SEA-024)."""
+        return 0
+
+    def route_pieces(self, state: State, player: int) -> list[tuple[Edge, str]]:
+        out = [(e, "road") for e, p in state.roads.items() if p == player]
+        if self.ships:
+            out += [(e, "ship") for e, p in state.ships.items() if p == player]
+        return out
+
+    def vp_extra(self, state: State, player: int) -> dict[str, int]:
+        return {}
+
+    def end_condition(self, state: State) -> Optional[int]:
+        return None
+
+    def robber_hex_ok(self, state: State, h: Hex) -> bool:
+        t = state.hexes.get(h)
+        return t is not None and t.terrain in LAND
+
+    def pirate_hex_ok(self, state: State, h: Hex) -> bool:
+        t = state.hexes.get(h)
+        return t is not None and t.terrain == "sea"
+
+    def validate_state(self, state: State) -> list[tuple[str, str]]:
+        return []
+
+
+# -- the standard base board --------------------------------------------------------------------------
+
+BASE_TERRAINS = ["forest"] * 4 + ["pasture"] * 4 + ["fields"] * 4 + ["hills"] * 3 + ["mountains"] * 3 + ["desert"]
+BASE_TOKENS = [2, 3, 3, 4, 4, 5, 5, 6, 6, 8, 8, 9, 9, 10, 10, 11, 11, 12]                     # BASE-COMP-5
+BASE_HARBORS = ["3:1"] * 4 + ["brick", "lumber", "wool", "grain", "ore"]                       # BASE-COMP-6
+
+
+def hexagon(radius: int) -> list[Hex]:
+    """Hexes within ``radius`` of (0, 0), north to south, west to east."""
+    out = [(q, r) for r in range(-radius, radius + 1) for q in range(-radius, radius + 1)
+           if hex_distance((0, 0), (q, r)) <= radius]
+    return sorted(out, key=lambda h: (h[1], h[0]))
+
+
+def ring(radius: int) -> list[Hex]:
+    """The hexes at exactly ``radius`` from (0, 0), clockwise from the north-west corner."""
+    q, r = 0, -radius
+    out = []
+    for dq, dr in ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)):
+        for _ in range(radius):
+            out.append((q, r))
+            q, r = q + dq, r + dr
+    return out
+
+
+def no_adjacent_reds(tokens: dict[Hex, int]) -> bool:
+    """BASE-COMP-8: no 6 or 8 on edge-adjacent hexes."""
+    for h, n in tokens.items():
+        if n in (6, 8):
+            for m in hex_neighbours(h):
+                if tokens.get(m) in (6, 8):
+                    return False
+    return True
+
+
+def deal_tokens(rng: Rng, producing: list[Hex], tokens: list[int], reds_apart: bool = True) -> dict[Hex, int]:
+    """Tokens dealt blind onto ``producing`` hexes; redealt until no two reds touch (BASE-COMP-8)."""
+    for _ in range(1000):
+        dealt = dict(zip(producing, rng.shuffle(tokens)))
+        if not reds_apart or no_adjacent_reds(dealt):
+            return dealt
+    raise ValueError("could not deal tokens with the red numbers apart")
+
+
+def standard_board(rng: Rng) -> dict[str, Any]:
+    """The base game's 19 tiles in a hexagon, framed by 18 frame hexes (R-102), 9 harbours on the frame."""
+    land = hexagon(2)
+    terrains = dict(zip(land, rng.shuffle(BASE_TERRAINS)))
+    producing = [h for h in land if terrains[h] != "desert"]
+    tokens = deal_tokens(rng, producing, BASE_TOKENS)
+    hexes = {h: Tile(terrains[h], tokens.get(h)) for h in land}
+    for h in ring(3):
+        hexes[h] = Tile("frame")
+    kinds = rng.shuffle(BASE_HARBORS)
+    harbors: dict[Edge, str] = {}
+    from ..geometry import canonical_edge
+    sides = ("E", "NE", "NW", "W", "SW", "SE")  # side names in hex_neighbours order
+    for i, fh in enumerate(ring(3)):
+        if i % 2:
+            continue  # every other frame hex carries a harbour, as on the printed frame
+        for side, nb in zip(sides, hex_neighbours(fh)):
+            if nb in terrains:
+                harbors[canonical_edge(fh[0], fh[1], side)] = kinds[len(harbors)]
+                break
+    desert = next(h for h in land if terrains[h] == "desert")
+    return {"hexes": hexes, "harbors": harbors, "robber": desert, "pirate": None}
+
+
+__all__ = ["Scenario", "BASE_ACTIONS", "standard_board", "hexagon", "ring", "deal_tokens", "no_adjacent_reds",
+           "DEV_CARDS", "Node"]

@@ -1,0 +1,149 @@
+"""The game state: plain data, copied (never changed) by every transition.
+
+A :class:`State` is what a client posts and what a verdict returns. Pieces are keyed by canonical
+coordinates; derived values (route lengths, VP) are not stored, only history (who holds an award).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Optional
+
+from .geometry import Edge, Hex, Node
+from .mapgraph import RESOURCES
+
+SCHEMA_VERSION = 1
+
+DEV_CARDS = ("knight", "road_building", "year_of_plenty", "monopoly", "victory_point")
+PIECES = ("settlements", "cities", "roads", "ships")
+
+PHASES = ("setup", "roll", "discard", "robber", "gold_choice", "main", "game_over")
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    terrain: str
+    number: Optional[int] = None
+
+
+@dataclass(slots=True)
+class Player:
+    resources: dict[str, int]
+    dev_cards: dict[str, int]                 # held and playable (bought before this turn)
+    dev_cards_new: dict[str, int]             # bought this turn (BASE-DEV-4)
+    dev_cards_played: dict[str, int]          # face up / set aside; knights count for Largest Army
+    supply: dict[str, int]                    # pieces left to build, by kind
+    svp: int = 0                              # special victory point tokens (SEA-019)
+    gold: int = 0                             # gold coins, for scenarios that use them as currency
+
+    def copy(self) -> "Player":
+        return Player(dict(self.resources), dict(self.dev_cards), dict(self.dev_cards_new),
+                      dict(self.dev_cards_played), dict(self.supply), self.svp, self.gold)
+
+    @property
+    def knights_played(self) -> int:
+        return self.dev_cards_played.get("knight", 0)
+
+    @property
+    def hand_size(self) -> int:
+        return sum(self.resources.values())
+
+
+@dataclass(slots=True)
+class Setup:
+    """Where the set-up placements stand (BASE-SETUP-2/3)."""
+    round: int = 1                     # 1, 2 (, 3 for scenarios with a third settlement)
+    step: str = "settlement"           # "settlement" | "road"
+    last_settlement: Optional[Node] = None
+
+
+@dataclass(slots=True)
+class TurnFlags:
+    """What has happened in the current turn (reset by end_turn)."""
+    rolled: bool = False
+    dev_card_played: bool = False
+    ship_moved: bool = False
+    ships_built: list[Edge] = field(default_factory=list)
+
+    def copy(self) -> "TurnFlags":
+        return TurnFlags(self.rolled, self.dev_card_played, self.ship_moved, list(self.ships_built))
+
+
+@dataclass(slots=True)
+class State:
+    scenario: str
+    hexes: dict[Hex, Tile]
+    harbors: dict[Edge, str]                     # coast edge -> "3:1" or a resource (2:1)
+    players: list[Player]
+    buildings: dict[Node, tuple[int, str]]       # node -> (player, "settlement" | "city")
+    roads: dict[Edge, int]                       # edge -> player
+    ships: dict[Edge, int]                       # edge -> player
+    robber: Optional[Hex]
+    pirate: Optional[Hex]
+    bank: dict[str, int]
+    dev_deck: dict[str, int]                     # counts left in the deck (order is drawn, not stored)
+    phase: str
+    current_player: int
+    turn: int
+    setup: Setup
+    flags: TurnFlags
+    last_roll: Optional[tuple[int, int]]
+    pending_discards: dict[int, int]             # player -> cards still to discard
+    pending_gold: dict[int, int]                 # player -> gold-field picks still owed (R-014)
+    longest_road_holder: Optional[int]
+    largest_army_holder: Optional[int]
+    vp_target: int
+    rng_seed: int
+    rng_counter: int
+    winner: Optional[int] = None
+    svp_attached: dict[Node, int] = field(default_factory=dict)   # node -> SVP tokens under it (SEA-020)
+    options: dict[str, Any] = field(default_factory=dict)         # variants switched on (BASE-VAR-*)
+    scenario_state: dict[str, Any] = field(default_factory=dict)  # scenario-owned data (JSON values)
+    schema_version: int = SCHEMA_VERSION
+
+    @property
+    def num_players(self) -> int:
+        return len(self.players)
+
+    def copy(self) -> "State":
+        """A new state sharing nothing mutable with this one (hexes are immutable tiles)."""
+        return replace(
+            self,
+            hexes=dict(self.hexes),
+            harbors=dict(self.harbors),
+            players=[p.copy() for p in self.players],
+            buildings=dict(self.buildings),
+            roads=dict(self.roads),
+            ships=dict(self.ships),
+            bank=dict(self.bank),
+            dev_deck=dict(self.dev_deck),
+            setup=Setup(self.setup.round, self.setup.step, self.setup.last_settlement),
+            flags=self.flags.copy(),
+            pending_discards=dict(self.pending_discards),
+            pending_gold=dict(self.pending_gold),
+            svp_attached=dict(self.svp_attached),
+            options=dict(self.options),
+            scenario_state=_deep(self.scenario_state),
+        )
+
+    def terrain_map(self) -> dict[Hex, str]:
+        return {h: t.terrain for h, t in self.hexes.items()}
+
+    def building_owner(self, n: Node) -> Optional[int]:
+        b = self.buildings.get(n)
+        return None if b is None else b[0]
+
+
+def _deep(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _deep(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_deep(x) for x in v]
+    return v
+
+
+def empty_resources() -> dict[str, int]:
+    return {r: 0 for r in RESOURCES}
+
+
+def empty_dev() -> dict[str, int]:
+    return {c: 0 for c in DEV_CARDS}
