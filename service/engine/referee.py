@@ -62,7 +62,7 @@ def adjudicate(state: State, action: Action, graph: MapGraph, scenario: "Scenari
     """Judge ``action`` in ``state``; the state passed in is never changed."""
     if action.type not in scenario.action_types():
         raise UnsupportedAction(f"action type {action.type!r} does not exist in scenario {scenario.id!r}")
-    h = HANDLERS[action.type]
+    h = scenario.handler(action.type) or HANDLERS[action.type]
     ctx = Ctx(state, action, graph, scenario)
     violations = gate(ctx, h) or h.check(ctx) or scenario.check(ctx)
     if violations:

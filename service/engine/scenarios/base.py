@@ -5,6 +5,7 @@ the hooks). The engine calls the hooks; it never asks *which* scenario it is pla
 
 - ``new_board(num_players, rng)``: the map (hexes, harbours, robber and pirate start) for a new game;
 - ``action_types()``: the actions this scenario knows (adds e.g. ``build_ship``, ``move_ship``);
+- ``handler(type)``: a handler replacing the engine's for one action type (GOLD mobile ships...);
 - ``check(ctx)``: extra violations of a proposed action (set-up areas, front coast, ...);
 - ``after_action(ctx, s)``: reactions once an action is applied (special VP, discovery, treasures);
 - ``produce(ctx, s, roll)``: production of a roll (gold fields, dragons, cargo loss...);
@@ -86,7 +87,12 @@ class Scenario:
     def action_types(self) -> frozenset[str]:
         return frozenset(BASE_ACTIONS)
 
+    def handler(self, action_type: str):
+        """A handler that replaces the engine's for ``action_type`` (e.g. GOLD's mobile ships), or None."""
+        return None
+
     def check(self, ctx: "Ctx") -> list["Violation"]:
+        """Violations the scenario adds once the engine's own checks pass."""
         return []
 
     def after_action(self, ctx: "Ctx", s: State) -> None:
