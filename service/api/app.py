@@ -9,7 +9,7 @@ from typing import Any, Optional
 from flask import Flask, request
 from werkzeug.exceptions import HTTPException
 
-from ..cache import GraphCache, redis_from_url
+from ..cache import GraphCache
 from .errors import Problem, problem_response
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,10 +29,9 @@ def create_app(config: Optional[dict[str, Any]] = None) -> Flask:
     if config:
         app.config.update(config)
     app.config["MAX_CONTENT_LENGTH"] = None  # bodies are measured by read_json, answered with problem+json
-    redis_client = app.config.get("REDIS_CLIENT")
-    if redis_client is None and app.config["REDIS_URL"]:
-        redis_client = redis_from_url(app.config["REDIS_URL"], app.config["REDIS_TIMEOUT"])
-    app.extensions["graph_cache"] = GraphCache(redis_client, app.config["GRAPH_CACHE_SIZE"])
+    app.extensions["graph_cache"] = GraphCache.from_config(app.config)
+    from .observability import init_app as init_observability
+    init_observability(app)  # request ids, JSON logs, /readyz, /metrics
 
     from .views import blp
     app.register_blueprint(blp)

@@ -141,6 +141,7 @@ class FlagsSchema(Base):
     dev_card_played = fields.Boolean(load_default=False)
     ship_moved = fields.Boolean(load_default=False)
     ships_built = fields.List(EdgeCoord(), load_default=list, validate=validate.Length(max=30))
+    built = fields.Boolean(load_default=False)
 
 
 class AwardsSchema(Base):

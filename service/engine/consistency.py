@@ -53,7 +53,7 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
         on_board = {"settlements": 0, "cities": 0, "roads": 0, "ships": 0}
         for p, kind in state.buildings.values():
             if p == i:
-                on_board[kind + "s"] += 1
+                on_board["cities" if kind == "city" else "settlements"] += 1
         on_board["roads"] = sum(1 for p in state.roads.values() if p == i)
         on_board["ships"] = sum(1 for p in state.ships.values() if p == i)
         for kind, total in scenario.supply.items():

@@ -21,14 +21,18 @@ def route_lengths(state: State, graph: MapGraph, scenario: "Scenario") -> dict[i
 
 
 def largest_army(state: State, holder: Optional[int]) -> Optional[int]:
-    """BASE-LA-1: the first to 3 played knights; BASE-LA-2: taken only by strictly more."""
+    """BASE-LA-1: the first to 3 played knights; BASE-LA-2: taken only by strictly more.
+
+    Only played knights count (``dev_cards_played``), never knights in hand (BASE-LA-2)."""
     counts = [p.knights_played for p in state.players]
     best = max(counts, default=0)
     if holder is not None and counts[holder] >= best:
-        return holder                                   # BASE-LA-2/3: only strictly more takes it
+        return holder                                   # BASE-LA-2: a tie keeps it with the holder
     leaders = [i for i, n in enumerate(counts) if n == best]
     if best >= 3 and len(leaders) == 1:
-        return leaders[0]
+        return leaders[0]                               # BASE-LA-1 (first to 3) / BASE-LA-2 (strictly more)
+    # BASE-LA-3: played knights are never lost, so the card is never taken away or set aside: it only
+    # changes hands by being exceeded.
     return holder
 
 
@@ -42,8 +46,10 @@ def victory_points(state: State, scenario: "Scenario", player: int) -> dict[str,
                 out["cities"] += 2
             else:
                 out["settlements"] += 1
+    # BASE-COMP-4: one Longest Road and one Largest Army card (a single holder each), 2 VP each.
     out["longest_road"] = 2 if state.longest_road_holder == player else 0
     out["largest_army"] = 2 if state.largest_army_holder == player else 0
+    # BASE-DEV-9: VP cards count while held, never "played", including one bought this turn.
     out["victory_point_cards"] = p.dev_cards.get("victory_point", 0) + p.dev_cards_new.get("victory_point", 0)
     out["special"] = p.svp
     for k, v in scenario.vp_extra(state, player).items():
@@ -83,6 +89,7 @@ def update_awards(ctx, s: State, routes_changed: bool) -> Optional[dict[int, tup
     routes = None
     if routes_changed:
         routes = route_lengths(s, ctx.graph, ctx.scenario)
+        # BASE-LR-8: a broken holder still tied for longest keeps the card; the option is a house rule.
         holder = update_route_award({p: n for p, (n, _) in routes.items()}, s.longest_road_holder,
                                     ctx.scenario.route_minimum,
                                     bool(s.options.get("lr_broken_tie_holder_keeps", True)))

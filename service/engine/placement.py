@@ -73,7 +73,8 @@ def road_site(ctx: Ctx, edge: Edge, path: str) -> list[Violation]:
 
 def road_connected(ctx: Ctx, edge: Edge, player: int, path: str) -> list[Violation]:
     """A new road touches the builder's road, settlement or city (BASE-BUILD-4), not through an
-    opponent's building (BASE-BUILD-5), and never directly a ship (SEA-009)."""
+    opponent's building (BASE-BUILD-5), and never directly a ship (SEA-009). Any own road or building is
+    an anchor: the player's pieces need not form one connected network (BASE-BUILD-7)."""
     g, s = ctx.graph, ctx.state
     eid = g.edge_index[edge]
     through_opponent = via_ship = False

@@ -63,9 +63,10 @@ class TurnFlags:
     dev_card_played: bool = False
     ship_moved: bool = False
     ships_built: list[Edge] = field(default_factory=list)
+    built: bool = False               # something was built or bought this turn (BASE-VAR-STRICT-PHASES)
 
     def copy(self) -> "TurnFlags":
-        return TurnFlags(self.rolled, self.dev_card_played, self.ship_moved, list(self.ships_built))
+        return TurnFlags(self.rolled, self.dev_card_played, self.ship_moved, list(self.ships_built), self.built)
 
 
 @dataclass(slots=True)

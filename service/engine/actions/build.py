@@ -1,4 +1,8 @@
-"""Building roads, settlements and cities (BASE-BUILD, BASE-COST), in set-up and in the main phase."""
+"""Building roads, settlements and cities (BASE-BUILD, BASE-COST), in set-up and in the main phase.
+
+BASE-COST-2: there is no limit on how many items a player builds in a turn; the only checks are the
+piece supply (BASE-COMP-1), the cost (BASE-COST-1) and the placement rules (BASE-BUILD).
+"""
 from __future__ import annotations
 
 from ..bank import COSTS, cannot_pay, pay
@@ -7,15 +11,41 @@ from ..geometry import node_str
 from ..placement import road_connected, road_site, settlement_connected, settlement_site, supply_left
 from ..state import State
 from . import handler
-from .setup import after_setup_road, after_setup_settlement, setup_road_touches_last, setup_step_violation
+from .setup import (after_setup_road, after_setup_settlement, setup_road_touches_last, setup_step_violation,
+                    setup_turn_violation)
 
 
-@handler("build_settlement", {"setup", "main"}, not_your_turn="BASE-COST-3", changes_routes=True)
+def builder_violation(ctx: Ctx) -> list[Violation]:
+    """Whose placement it is: in set-up the player due in snake order (BASE-SETUP-2/3); afterwards only
+    the active player builds (BASE-COST-3)."""
+    a, s = ctx.action, ctx.state
+    if s.phase == "setup":
+        return setup_turn_violation(ctx)
+    if a.player != s.current_player:
+        return [Violation("BASE-COST-3", f"only the active player builds; it is player {s.current_player}'s turn, "
+                          f"not player {a.player}'s", "/action/player")]
+    return []
+
+
+def occupied_violation(ctx: Ctx, node) -> list[Violation]:
+    """BASE-BUILD-8: a building on the board is never removed or replaced (only upgraded to a city)."""
+    b = ctx.state.buildings.get(node)
+    if b is not None:
+        return [Violation("BASE-BUILD-8", f"{node_str(node)} already holds player {b[0]}'s {b[1]}; buildings are "
+                          "never removed or replaced (a settlement is only upgraded, with build_city)",
+                          "/action/node")]
+    return []
+
+
+@handler("build_settlement", {"setup", "main"}, actor="builder", changes_routes=True)
 class BuildSettlement:
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
         a, s = ctx.action, ctx.state
         node = a.get("node")
+        v = builder_violation(ctx) or occupied_violation(ctx, node)
+        if v:
+            return v
         if s.phase == "setup":
             return (setup_step_violation(ctx, "settlement") or supply_left(ctx, a.player, "settlements")
                     or settlement_site(ctx, node, "/action/node"))          # BASE-SETUP-4: distance rule only
@@ -35,15 +65,19 @@ class BuildSettlement:
             after_setup_settlement(ctx, s, node)
             return
         pay(s, a.player, COSTS["settlement"])
+        s.flags.built = True
         ctx.emit("built", player=a.player, piece="settlement", node=list(node))
 
 
-@handler("build_road", {"setup", "main"}, not_your_turn="BASE-COST-3", changes_routes=True)
+@handler("build_road", {"setup", "main"}, actor="builder", changes_routes=True)
 class BuildRoad:
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
         a, s = ctx.action, ctx.state
         edge = a.get("edge")
+        v = builder_violation(ctx)
+        if v:
+            return v
         if s.phase == "setup":
             return (setup_step_violation(ctx, "road") or supply_left(ctx, a.player, "roads")
                     or road_site(ctx, edge, "/action/edge") or setup_road_touches_last(ctx, edge, "/action/edge"))
@@ -63,6 +97,7 @@ class BuildRoad:
             after_setup_road(ctx, s)
         else:
             pay(s, a.player, COSTS["road"])
+            s.flags.built = True
 
 
 @handler("build_city", {"main"}, not_your_turn="BASE-COST-3")
@@ -87,4 +122,5 @@ class BuildCity:
         sup["cities"] -= 1
         sup["settlements"] += 1          # BASE-COMP-1: the settlement returns to the supply
         pay(s, a.player, COSTS["city"])
+        s.flags.built = True
         ctx.emit("built", player=a.player, piece="city", node=list(node))

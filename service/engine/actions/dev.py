@@ -65,6 +65,7 @@ class BuyDevelopmentCard:
             card = rng.pick_weighted(s.dev_deck, DEV_CARDS)
             s.rng_counter = rng.counter
         pay(s, a.player, COSTS["development_card"])
+        s.flags.built = True
         s.dev_deck[card] -= 1
         p = s.players[a.player]
         p.dev_cards_new[card] = p.dev_cards_new.get(card, 0) + 1
@@ -73,7 +74,8 @@ class BuyDevelopmentCard:
 
 @handler("play_knight", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase)
 class PlayKnight:
-    """BASE-DEV-5: move the robber and steal as on a 7 (no discards); SEA-031: or the pirate."""
+    """BASE-DEV-5 / BASE-ROBBER-6: move the robber and steal as on a 7 (BASE-ROBBER-3/4) with no
+    discard step (nothing here touches pending discards); SEA-031: or the pirate."""
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
         target = ctx.action.get("target") or "robber"

@@ -8,6 +8,19 @@ from ..mapgraph import RESOURCE_OF
 from ..state import State
 
 
+def setup_turn_violation(ctx: Ctx) -> list[Violation]:
+    """Whose set-up placement it is: round 1 goes in seat order from the starting player (BASE-SETUP-2),
+    round 2 in reverse, the last player placing twice in a row (BASE-SETUP-3, "snake" order)."""
+    s, a = ctx.state, ctx.action
+    if a.player == s.current_player:
+        return []
+    forward = s.setup.round % 2 == 1
+    rule = "BASE-SETUP-2" if forward else "BASE-SETUP-3"
+    order = "in seat order" if forward else "in reverse seat order"
+    return [Violation(rule, f"set-up round {s.setup.round} goes {order}: player {s.current_player} places now, "
+                      f"not player {a.player}", "/action/player")]
+
+
 def setup_step_violation(ctx: Ctx, wanted: str) -> list[Violation]:
     """BASE-SETUP-2: in each set-up turn a settlement comes first, then its road."""
     step = ctx.state.setup.step
@@ -34,14 +47,14 @@ def after_setup_settlement(ctx: Ctx, s: State, node) -> None:
     s.setup.step = "road"
     if s.setup.round == ctx.scenario.setup_rounds:
         # BASE-SETUP-5: the second settlement yields 1 of each adjacent producing hex's resource.
+        # Desert and sea (no resource) give nothing; a card the bank no longer holds cannot be taken.
         got: dict[str, int] = {}
         for h in ctx.graph.node_hexes[ctx.graph.node_index[node]]:
             res = RESOURCE_OF.get(s.hexes[h].terrain)
-            if res and s.bank.get(res, 0) > 0:
+            if res and s.bank.get(res, 0) > got.get(res, 0):
                 got[res] = got.get(res, 0) + 1
         hand = s.players[s.current_player].resources
         for r, n in got.items():
-            n = min(n, s.bank[r])
             s.bank[r] -= n
             hand[r] += n
         if got:
@@ -63,6 +76,6 @@ def after_setup_road(ctx: Ctx, s: State) -> None:
         s.setup.round += 1
     else:
         s.phase = "roll"
-        s.current_player = 0
+        s.current_player = 0            # BASE-SETUP-1: seat 0 is the starting player
         s.turn = 1
         ctx.emit("setup_complete")

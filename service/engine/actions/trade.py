@@ -2,15 +2,41 @@
 between the active player and one other (BASE-TRADE-1..5)."""
 from __future__ import annotations
 
+from typing import Optional
+
 from ..bank import transfer
 from ..core import Ctx, Violation, fmt_cards
+from ..mapgraph import RESOURCES
 from ..state import State
-from . import handler
+from . import WRONG_PHASE_RULE, handler
+
+
+def trade_wrong_phase(ctx: Ctx) -> Optional[Violation]:
+    """BASE-TRADE-1: trade happens in the active player's turn once the roll is resolved (so not before
+    the roll, BASE-TURN-2, nor while discards or the robber are pending); none in set-up (BASE-SETUP-7)."""
+    phase = ctx.state.phase
+    if phase in ("roll", "discard", "robber", "gold_choice"):
+        return Violation("BASE-TRADE-1", f"trading is possible only after the production roll has been made and "
+                         f"resolved; the game is in the {phase!r} phase")
+    rule, why = WRONG_PHASE_RULE[phase]
+    return Violation(rule, why)
+
+
+def strict_phases_violation(ctx: Ctx) -> list[Violation]:
+    """BASE-TURN-3: by default trade and build interleave freely. BASE-TURN-4 / BASE-VAR-STRICT-PHASES
+    (rulebook order, an option): once the active player has built or bought, no more trade this turn."""
+    s = ctx.state
+    if s.options.get("BASE-VAR-STRICT-PHASES") and s.flags.built:
+        return [Violation("BASE-VAR-STRICT-PHASES", "this game plays trade and build as two phases in fixed "
+                          "order (BASE-TURN-4): after building or buying, no more trading this turn")]
+    return []
 
 
 def harbor_rates(state: State, graph, player: int) -> dict[str, int]:
-    """The best rate per resource the player's harbours give (BASE-TRADE-6/7/8)."""
-    from ..mapgraph import RESOURCES
+    """The best rate per resource the player's harbours give (BASE-TRADE-6/7/8).
+
+    Read from the buildings on the board as posted, so a harbour serves from the moment its settlement
+    is placed, in the same turn (BASE-TRADE-10)."""
     rates = {r: 4 for r in RESOURCES}
     for edge, kind in state.harbors.items():
         eid = graph.edge_index.get(edge)
@@ -25,14 +51,16 @@ def harbor_rates(state: State, graph, player: int) -> dict[str, int]:
     return rates
 
 
-@handler("maritime_trade", {"main"}, not_your_turn="BASE-TRADE-9")
+@handler("maritime_trade", {"main"}, not_your_turn="BASE-TRADE-9", wrong_phase=trade_wrong_phase)
 class MaritimeTrade:
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
         s, a = ctx.state, ctx.action
-        give, get = a.get("give"), a.get("get")
-        (gr, gn), = give.items()
-        (wr, wn), = get.items()
+        v = strict_phases_violation(ctx)
+        if v:
+            return v
+        (gr, gn), = ((r, n) for r, n in a.get("give").items() if n)
+        (wr, wn), = ((r, n) for r, n in a.get("get").items() if n)
         if gr == wr:
             return [Violation("BASE-TRADE-6", f"a maritime trade gives one resource for another type; both are {gr}",
                               "/action/get")]
@@ -53,8 +81,8 @@ class MaritimeTrade:
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
         a = ctx.action
-        (gr, gn), = a.get("give").items()
-        (wr, wn), = a.get("get").items()
+        (gr, gn), = ((r, n) for r, n in a.get("give").items() if n)
+        (wr, wn), = ((r, n) for r, n in a.get("get").items() if n)
         hand = s.players[a.player].resources
         hand[gr] -= gn
         s.bank[gr] += gn
@@ -63,8 +91,10 @@ class MaritimeTrade:
         ctx.emit("traded", player=a.player, partner="bank", gave={gr: gn}, got={wr: wn})
 
 
-@handler("domestic_trade", {"main"}, not_your_turn="BASE-TRADE-2")
+@handler("domestic_trade", {"main"}, actor="trade", wrong_phase=trade_wrong_phase)
 class DomesticTrade:
+    """A trade between two players, one of them the active player. Either side may put it forward: a
+    non-active player may propose (or counter-offer) to the active player (BASE-TURN-6)."""
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
         s, a = ctx.state, ctx.action
@@ -72,8 +102,20 @@ class DomesticTrade:
         give = {r: n for r, n in a.get("give").items() if n}
         get = {r: n for r, n in a.get("get").items() if n}
         if partner == a.player or not (0 <= partner < s.num_players):
-            return [Violation("BASE-TRADE-2", f"the active player trades with another player; partner {partner} "
-                              "is not one", "/action/partner")]
+            return [Violation("BASE-TRADE-2", f"a domestic trade is between two players; partner {partner} "
+                              "is not another player", "/action/partner")]
+        if s.current_player not in (a.player, partner):
+            return [Violation("BASE-TRADE-2", f"non-active players trade only with the active player "
+                              f"(player {s.current_player}), never with each other; players {a.player} and "
+                              f"{partner} are both waiting for their turn", "/action/partner")]
+        v = strict_phases_violation(ctx)
+        if v:
+            return v
+        for cards, path in ((give, "/action/give"), (get, "/action/get")):
+            other = sorted(r for r in cards if r not in RESOURCES)
+            if other:
+                return [Violation("BASE-TRADE-5", f"only resource cards are traded; {', '.join(other)} "
+                                  "cannot be", path)]
         if not a.get("accepted"):
             return [Violation("BASE-TRADE-2", f"a domestic trade needs the partner's agreement; player {partner} "
                               "has not accepted", "/action/accepted")]

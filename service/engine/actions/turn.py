@@ -27,7 +27,7 @@ class Roll:
         s.last_roll = dice
         s.flags.rolled = True
         ctx.emit("rolled", player=s.current_player, dice=list(dice), total=total)
-        if total == 7:
+        if total == 7:                  # BASE-ROBBER-1: on a 7 no hex produces
             start_seven(ctx, s)
             return
         produce(ctx, s, total)
@@ -44,7 +44,10 @@ def start_seven(ctx: Ctx, s: State) -> None:
 
 
 def produce(ctx: Ctx, s: State, total: int) -> None:
-    """BASE-PROD-1..5 with the bank-shortage rule (BASE-PROD-4), then gold-field picks (R-014)."""
+    """BASE-PROD-1..5 with the bank-shortage rule (BASE-PROD-4), then gold-field picks (R-014).
+
+    BASE-PROD-5: production is paid at once to every entitled player, the roller or not; the roll has no
+    parameter to decline it, and nobody can refuse the cards."""
     g = ctx.graph
     owed: dict[str, dict[int, int]] = {r: {} for r in RESOURCES}
     gold: dict[int, int] = {}
@@ -75,8 +78,11 @@ def produce(ctx: Ctx, s: State, total: int) -> None:
         elif len(per) == 1 and not strict:
             (p, _), = per.items()
             pays = {p: have}                              # BASE-PROD-4: a single player takes what is left
+            ctx.emit("shortage", resource=res, owed={str(k): v for k, v in per.items()}, bank=have)
         else:
-            pays = {}                                     # BASE-PROD-4: several owed, nobody gets any
+            # BASE-PROD-4: several owed, nobody gets any; BASE-VAR-BANK-STRICT (4th edition, BASE-ED-3):
+            # nobody gets any even when only one player is owed.
+            pays = {}
             ctx.emit("shortage", resource=res, owed={str(k): v for k, v in per.items()}, bank=have)
         for p, n in pays.items():
             if n:
@@ -144,9 +150,12 @@ class EndTurn:
     def apply(ctx: Ctx, s: State) -> None:
         ctx.scenario.on_turn_end(ctx, s)
         p = s.players[s.current_player]
-        for c, n in p.dev_cards_new.items():      # BASE-DEV-4: bought cards become playable next turn
+        # BASE-DEV-4: bought cards become playable next turn. BASE-DEV-10: playing is never forced, so
+        # unplayed cards simply stay in the hand (nothing is checked or discarded here).
+        for c, n in p.dev_cards_new.items():
             p.dev_cards[c] = p.dev_cards.get(c, 0) + n
             p.dev_cards_new[c] = 0
+        # BASE-TURN-1 / BASE-SETUP-1: play passes clockwise, i.e. to the next seat.
         s.current_player = (s.current_player + 1) % s.num_players
         s.turn += 1
         s.flags = type(s.flags)()
