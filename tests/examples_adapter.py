@@ -159,6 +159,11 @@ def derived_values(example: dict, posted: dict, verdict: dict) -> dict[str, Any]
     for ev in verdict.get("events", []):
         if ev.get("type") == "moved" and "steal_candidates" in ev:
             out["steal_candidates"] = ev["steal_candidates"]
+    # hexes discovered by the action (Oceans), in the order they were revealed.
+    found = [ev for ev in verdict.get("events", []) if ev.get("type") == "discovered"]
+    if found:
+        out["revealed"] = [{"hex": ev["hex"], "terrain": ev["terrain"], "number": ev["number"]} for ev in found]
+        out["revealed_hexes"] = [ev["hex"] for ev in found]
     # SEA-019/020: special victory points gained by the action, and the building they lie under.
     before_svp = [p.get("svp", 0) for p in posted["players"]]
     out["svp_awarded"] = {str(i): p.get("svp", 0) - before_svp[i] for i, p in enumerate(after["players"])}

@@ -35,6 +35,8 @@ def create_app(config: Optional[dict[str, Any]] = None) -> Flask:
 
     from .views import blp
     app.register_blueprint(blp)
+    from .tools import tools  # replay, legal actions, render, the viewer page
+    app.register_blueprint(tools)
 
     @app.errorhandler(Problem)
     def _problem(p: Problem):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 from flask import Request
@@ -13,6 +14,13 @@ MAX_DEPTH = 32
 
 def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
+
+
+def _finite_float(text: str) -> float:
+    v = float(text)
+    if v in (float("inf"), float("-inf")):
+        raise ValueError(f"the number {text[:40]} is too large for a double")
+    return v
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
@@ -50,10 +58,16 @@ def read_json(request: Request, max_bytes: int) -> Any:
         text = raw.decode("utf-8")
         if text.count("[") + text.count("{") > 200_000:
             raise ValueError("too many arrays and objects")
-        data = json.loads(text, parse_constant=_no_constants, object_pairs_hook=_no_duplicates)
+        data = json.loads(text, parse_constant=_no_constants, parse_float=_finite_float,
+                          object_pairs_hook=_no_duplicates)
         _depth(data)
     except RecursionError:
         raise Problem(400, f"the JSON is nested deeper than {MAX_DEPTH} levels") from None
-    except (ValueError, UnicodeDecodeError) as e:
-        raise Problem(400, f"the body is not valid JSON: {e}") from None
+    except UnicodeDecodeError as e:
+        raise Problem(400, f"the body is not UTF-8: {e.reason} at byte {e.start}") from None
+    except ValueError as e:
+        why = str(e)
+        if "integer string conversion" in why:
+            why = f"an integer has more than {sys.get_int_max_str_digits()} digits"
+        raise Problem(400, f"the body is not valid JSON: {why}") from None
     return data

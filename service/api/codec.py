@@ -66,6 +66,8 @@ def build_state(d: dict[str, Any], prefix: str = "/state") -> tuple[State, Point
             "roads": sum(1 for p in roads.values() if p == i),
             "ships": sum(1 for p in ships.values() if p == i),
         }
+        for kind, k in scen.pieces_off_grid(d["scenario_state"], i).items():
+            on_board[kind] = on_board.get(kind, 0) + k
         supply = pd["supply"]
         if supply is None:
             supply = {k: max(0, scen.supply.get(k, 0) - on_board[k]) for k in PIECE_KEYS}

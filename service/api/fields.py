@@ -13,6 +13,7 @@ from marshmallow import ValidationError, fields
 from ..engine.geometry import CORNER_NAMES, SIDE_NAMES, canonical_edge, canonical_node
 from ..engine.mapgraph import RESOURCES
 
+MAX_KEYED = 8
 COORD_LIMIT = 64  # boards are at most ~12 x 10; anything beyond this is not a board position
 RESOURCE_ALIASES = {"wood": "lumber", "clay": "brick", "sheep": "wool", "wheat": "grain", "stone": "ore"}
 
@@ -79,6 +80,8 @@ def parse_cards(value: Any, allowed: tuple[str, ...] = RESOURCES, aliases: dict 
                 limit: int = 10_000) -> dict[str, int]:
     if not isinstance(value, dict):
         raise ValidationError("must be an object of card counts")
+    if len(value) > 2 * len(allowed):  # every name and its alias, at most
+        raise ValidationError(f"names more card kinds than exist (one of {', '.join(allowed)})")
     out: dict[str, int] = {}
     errors: dict[str, list[str]] = {}
     for k, n in value.items():
@@ -120,10 +123,12 @@ class PlayerKeyed(fields.Field):
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, dict):
             raise ValidationError("must be an object keyed by player number")
+        if len(value) > MAX_KEYED:
+            raise ValidationError(f"at most {MAX_KEYED} entries, one per player")
         out = {}
         for k, n in value.items():
-            if not (isinstance(k, str) and k.isdigit() and len(k) < 3):
-                raise ValidationError({k: ["keys are player numbers"]})
+            if not (isinstance(k, str) and k.isascii() and k.isdigit() and len(k) < 3):
+                raise ValidationError({k: ["keys are player numbers (\"0\" to \"3\")"]})
             if not _int(n) or n < 0 or n > 1000:
                 raise ValidationError({k: ["must be an integer from 0 to 1000"]})
             out[int(k)] = n
@@ -142,4 +147,45 @@ class StrictInt(fields.Integer):
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, bool):
             raise ValidationError("must be an integer")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class StrictBool(fields.Boolean):
+    """A JSON ``true`` or ``false`` (not ``"yes"``, ``1`` or ``"true"``)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise ValidationError("must be true or false")
+        return value
+
+
+class BoundedList(fields.List):
+    """A list whose length is checked before its items are (a huge list costs nothing to refuse)."""
+
+    def __init__(self, inner, *, max_length: int, min_length: int = 0, **kw):
+        super().__init__(inner, **kw)
+        self.min_length, self.max_length = min_length, max_length
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, list) and not self.min_length <= len(value) <= self.max_length:
+            if self.min_length == self.max_length:
+                raise ValidationError(f"must have exactly {self.max_length} items")
+            raise ValidationError(f"must have {self.min_length} to {self.max_length} items")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class BoundedDict(fields.Dict):
+    """An object of at most ``max_keys`` keys, each a string of at most ``max_key_length`` characters."""
+
+    def __init__(self, *, max_keys: int, max_key_length: int = 60, **kw):
+        super().__init__(keys=fields.String(), **kw)
+        self.max_keys, self.max_key_length = max_keys, max_key_length
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, dict):
+            if len(value) > self.max_keys:
+                raise ValidationError(f"at most {self.max_keys} entries")
+            long = [k for k in value if len(k) > self.max_key_length]
+            if long:
+                raise ValidationError({long[0]: [f"a key is at most {self.max_key_length} characters"]})
         return super()._deserialize(value, attr, data, **kwargs)

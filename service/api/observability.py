@@ -85,14 +85,21 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, separators=(",", ":"))
 
 
+class _StderrHandler(logging.StreamHandler):
+    """Writes to whatever ``sys.stderr`` is at the time (test runners swap it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.stream = sys.stderr
+        super().emit(record)
+
+
 def configure_logging() -> None:
     """Send the ``seafarers`` loggers to stderr as JSON lines (once per process)."""
     root = logging.getLogger("seafarers")
-    if any(getattr(h, "_seafarers_json", False) for h in root.handlers):
+    if any(isinstance(h, _StderrHandler) for h in root.handlers):
         return
-    h = logging.StreamHandler(sys.stderr)
+    h = _StderrHandler(sys.stderr)
     h.setFormatter(JsonFormatter())
-    h._seafarers_json = True  # type: ignore[attr-defined]
     root.addHandler(h)
     root.setLevel(os.environ.get("LOG_LEVEL", "info").upper())
 

@@ -13,7 +13,8 @@ from ..engine.core import Action
 from ..engine.mapgraph import RESOURCES, TERRAINS
 from ..engine.scenarios import SCENARIOS
 from ..engine.state import DEV_CARDS, PHASES, SCHEMA_VERSION
-from .fields import Cards, EdgeCoord, HexCoord, NodeCoord, PlayerKeyed, StrictInt, _coord_pair, _int
+from .fields import (BoundedDict, BoundedList, Cards, EdgeCoord, HexCoord, NodeCoord, PlayerKeyed, StrictBool,
+                     StrictInt, _coord_pair, _int)
 
 HARBOR_KINDS = ("3:1",) + RESOURCES
 MAX_PLAYERS = 4
@@ -41,7 +42,7 @@ class HexList(fields.Field):
             if not isinstance(h, dict):
                 errors[i] = ["must be an object {q, r, terrain, number}"]
                 continue
-            extra = set(h) - {"q", "r", "terrain", "number", "hidden"}
+            extra = set(h) - {"q", "r", "terrain", "number"}
             if extra:
                 errors[i] = {k: ["unknown field"] for k in sorted(extra)}
                 continue
@@ -49,7 +50,7 @@ class HexList(fields.Field):
             if not (_int(q) and _int(r)) or abs(q) > 64 or abs(r) > 64:
                 errors[i] = {"q": ["q and r must be integers within +-64"]}
                 continue
-            if t not in TERRAINS:
+            if not isinstance(t, str) or t not in TERRAINS:
                 errors[i] = {"terrain": [f"unknown terrain {t!r} (one of {', '.join(sorted(TERRAINS))})"]}
                 continue
             if n is not None and (not _int(n) or n < 2 or n > 12 or n == 7):
@@ -71,7 +72,7 @@ class HarborSchema(Base):
 
 class BoardSchema(Base):
     hexes = HexList(required=True)
-    harbors = fields.List(fields.Nested(HarborSchema), load_default=list, validate=validate.Length(max=60))
+    harbors = BoundedList(fields.Nested(HarborSchema), load_default=list, max_length=60)
 
 
 # -- pieces -------------------------------------------------------------------------------------------
@@ -137,11 +138,11 @@ class SetupSchema(Base):
 
 
 class FlagsSchema(Base):
-    rolled = fields.Boolean(load_default=None, allow_none=True)
-    dev_card_played = fields.Boolean(load_default=False)
-    ship_moved = fields.Boolean(load_default=False)
-    ships_built = fields.List(EdgeCoord(), load_default=list, validate=validate.Length(max=30))
-    built = fields.Boolean(load_default=False)
+    rolled = StrictBool(load_default=None, allow_none=True)
+    dev_card_played = StrictBool(load_default=False)
+    ship_moved = StrictBool(load_default=False)
+    ships_built = BoundedList(EdgeCoord(), load_default=list, max_length=30)
+    built = StrictBool(load_default=False)
 
 
 class AwardsSchema(Base):
@@ -162,11 +163,9 @@ class SvpSchema(Base):
 class StateSchema(Base):
     schema_version = StrictInt(load_default=SCHEMA_VERSION, validate=validate.Equal(SCHEMA_VERSION))
     scenario = fields.String(load_default="base", validate=validate.Length(max=40))
-    options = fields.Dict(keys=fields.String(validate=validate.Length(max=60)), load_default=dict,
-                          validate=validate.Length(max=30))
+    options = BoundedDict(max_keys=30, load_default=dict)
     board = fields.Nested(BoardSchema, required=True)
-    players = fields.List(fields.Nested(PlayerSchema), required=True,
-                          validate=validate.Length(MIN_PLAYERS, MAX_PLAYERS))
+    players = BoundedList(fields.Nested(PlayerSchema), required=True, min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)
     pieces = fields.Nested(PiecesSchema, load_default=None)
     robber = HexCoord(load_default=None, allow_none=True)
     pirate = HexCoord(load_default=None, allow_none=True)
@@ -177,15 +176,15 @@ class StateSchema(Base):
     turn = StrictInt(load_default=1, validate=validate.Range(0, 100_000))
     setup = fields.Nested(SetupSchema, load_default=None)
     turn_flags = fields.Nested(FlagsSchema, load_default=None)
-    last_roll = fields.List(StrictInt(validate=validate.Range(1, 6)), load_default=None, allow_none=True,
-                            validate=validate.Length(equal=2))
+    last_roll = BoundedList(StrictInt(validate=validate.Range(1, 6)), load_default=None, allow_none=True,
+                            min_length=2, max_length=2)
     pending_discards = PlayerKeyed(load_default=dict)
     pending_gold = PlayerKeyed(load_default=dict)
     awards = fields.Nested(AwardsSchema, load_default=None)
     vp_target = StrictInt(load_default=None, validate=validate.Range(1, 100))
     rng = fields.Nested(RngSchema, load_default=None)
     winner = StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, MAX_PLAYERS - 1))
-    svp_attached = fields.List(fields.Nested(SvpSchema), load_default=list, validate=validate.Length(max=100))
+    svp_attached = BoundedList(fields.Nested(SvpSchema), load_default=list, max_length=100)
     scenario_state = fields.Dict(keys=fields.String(), load_default=dict)
 
     @validates_schema
@@ -202,27 +201,41 @@ ACTION_FIELDS: dict[str, dict[str, fields.Field]] = {
     "build_city": {"node": NodeCoord(required=True)},
     "build_road": {"edge": EdgeCoord(required=True)},
     "build_ship": {"edge": EdgeCoord(required=True)},
-    "roll": {"dice": fields.List(StrictInt(validate=validate.Range(1, 6)), load_default=None, allow_none=True,
-                                 validate=validate.Length(equal=2))},
+    "roll": {"dice": BoundedList(StrictInt(validate=validate.Range(1, 6)), load_default=None, allow_none=True,
+                                 min_length=2, max_length=2)},
     "discard": {"resources": Cards(required=True)},
     "move_robber": {"hex": HexCoord(required=True),
                     "steal_from": StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, 3)),
                     "card": fields.String(load_default=None, allow_none=True, validate=validate.OneOf(RESOURCES))},
     "buy_development_card": {"card": fields.String(load_default=None, allow_none=True,
-                                                   validate=validate.OneOf(DEV_CARDS))},
+                                                   validate=validate.OneOf(DEV_CARDS)),
+                             # GOLD-011: the price paid where a scenario offers two (grain + 1 gold, or 2 gold)
+                             "price": fields.String(load_default=None, allow_none=True,
+                                                    validate=validate.OneOf(("grain", "gold")))},
     "play_year_of_plenty": {"resources": Cards(required=True)},
     "play_monopoly": {"resource": fields.String(required=True, validate=validate.OneOf(RESOURCES))},
     "maritime_trade": {"give": Cards(fill=False, required=True), "get": Cards(fill=False, required=True)},
     "domestic_trade": {"partner": StrictInt(required=True, validate=validate.Range(0, 3)),
-                       "give": Cards(RESOURCES + DEV_CARDS, fill=False, required=True),
-                       "get": Cards(RESOURCES + DEV_CARDS, fill=False, required=True),
-                       "accepted": fields.Boolean(required=True)},
+                       "give": Cards(RESOURCES + DEV_CARDS + ("gold",), fill=False, required=True),
+                       "get": Cards(RESOURCES + DEV_CARDS + ("gold",), fill=False, required=True),
+                       "accepted": StrictBool(required=True)},
     "end_turn": {},
     "move_ship": {"from": EdgeCoord(required=True, data_key="from", attribute="from"),
                   "to": EdgeCoord(required=True)},
     "choose_gold": {"resources": Cards(RESOURCES + ("gold",), fill=False, required=True)},
 }
 ACTION_FIELDS["move_pirate"] = dict(ACTION_FIELDS["move_robber"])
+# GOLD: mobile ships named by id, sailing a path of spaces (R-031), loading and unloading gold, gold trades.
+ACTION_FIELDS["sail_ship"] = {
+    "ship": StrictInt(required=True, validate=validate.Range(0, 10_000)),
+    "path": BoundedList(EdgeCoord(), required=True, min_length=1, max_length=4),
+    "extend": fields.String(load_default=None, allow_none=True, validate=validate.OneOf(("wool", "cargo"))),
+}
+ACTION_FIELDS["load_gold"] = {"ship": StrictInt(required=True, validate=validate.Range(0, 10_000)),
+                              "amount": StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, 100))}
+ACTION_FIELDS["unload_gold"] = dict(ACTION_FIELDS["load_gold"])
+ACTION_FIELDS["gold_trade"] = {"give": Cards(RESOURCES + ("gold",), fill=False, required=True),
+                               "get": Cards(RESOURCES + ("gold",), fill=False, required=True)}
 ACTION_FIELDS["play_knight"] = {
     **ACTION_FIELDS["move_robber"],
     "target": fields.String(load_default="robber", validate=validate.OneOf(("robber", "pirate"))),
@@ -235,8 +248,24 @@ class RoadBuildingPiece(Base):
 
 
 ACTION_FIELDS["play_road_building"] = {
-    "pieces": fields.List(fields.Nested(RoadBuildingPiece), required=True, validate=validate.Length(1, 2)),
+    "pieces": BoundedList(fields.Nested(RoadBuildingPiece), required=True, min_length=1, max_length=2),
 }
+# A New World: a harbour token placed face down on a sea hex, facing the coast edge named (R-020).
+ACTION_FIELDS["place_harbor"] = {"edge": EdgeCoord(required=True)}
+# Greater Catan: the mainland hexes a placement's small-island tokens are taken from, in trigger order
+# (R-026); optional, the first allowed hex being the default.
+for _t in ("build_road", "build_ship", "move_ship", "play_road_building"):
+    ACTION_FIELDS[_t]["token_from"] = BoundedList(HexCoord(), load_default=None, allow_none=True, max_length=4)
+
+class Discovery(Base):
+    """R-006: what was turned over on an unexplored space, when the table reports it (Oceans)."""
+    terrain = fields.String(required=True, validate=validate.OneOf(sorted(TERRAINS - {"frame", "unknown"})))
+    number = StrictInt(load_default=None, allow_none=True, validate=validate.Range(2, 12))
+
+
+for _t in ("build_road", "build_ship", "move_ship", "play_road_building"):
+    ACTION_FIELDS[_t]["discoveries"] = BoundedList(fields.Nested(Discovery), load_default=None, allow_none=True,
+                                                   max_length=12)
 
 ACTION_TYPES = tuple(sorted(ACTION_FIELDS))
 
@@ -263,7 +292,7 @@ def load_action(data: Any) -> Action:
     if not isinstance(data, dict):
         raise ValidationError("must be an object with a 'type'")
     t = data.get("type")
-    if t not in ACTION_SCHEMAS:
+    if not isinstance(t, str) or t not in ACTION_SCHEMAS:
         raise ValidationError({"type": [f"unknown action type {t!r} (one of {', '.join(ACTION_TYPES)})"]})
     loaded = ACTION_SCHEMAS[t].load(data)
     if t == "maritime_trade":

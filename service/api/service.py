@@ -22,9 +22,15 @@ from .schemas import StateSchema, load_action, pointerize
 _STATE_SCHEMA = StateSchema()
 
 
+MAX_ERRORS = 50  # a problem lists at most this many fields at fault
+
+
 def invalid(errors: list[dict[str, str]], what: str = "the request") -> Problem:
     first = errors[0] if errors else {"pointer": "/", "detail": "invalid"}
-    return Problem(422, f"{what} is invalid at {first['pointer']}: {first['detail']}", errors)
+    detail = f"{what} is invalid at {first['pointer']}: {first['detail']}"
+    if len(errors) > MAX_ERRORS:
+        detail += f" ({len(errors)} problems; the first {MAX_ERRORS} are listed)"
+    return Problem(422, detail, errors[:MAX_ERRORS])
 
 
 def parse_state(raw: Any, cache: GraphCache, prefix: str = "/state") -> tuple[State, MapGraph]:
@@ -53,14 +59,16 @@ def parse_action(raw: Any, state: State, prefix: str = "/action") -> Action:
         raise invalid(pointerize(e.messages, prefix), "the action") from None
     if action.player >= state.num_players:
         raise invalid([{"pointer": f"{prefix}/player",
-                        "detail": f"player {action.player} does not exist in a {state.num_players}-player game"}])
+                        "detail": f"player {action.player} does not exist in a {state.num_players}-player game"}],
+                      "the action")
     for key in ("steal_from", "partner"):
         v = action.get(key)
         if v is not None and v >= state.num_players:
-            raise invalid([{"pointer": f"{prefix}/{key}", "detail": f"player {v} does not exist"}])
+            raise invalid([{"pointer": f"{prefix}/{key}", "detail": f"player {v} does not exist"}], "the action")
     if action.type not in get_scenario(state.scenario).action_types():
         raise invalid([{"pointer": f"{prefix}/type",
-                        "detail": f"action {action.type!r} does not exist in scenario {state.scenario!r}"}])
+                        "detail": f"action {action.type!r} does not exist in scenario {state.scenario!r}"}],
+                      "the action")
     return action
 
 

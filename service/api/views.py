@@ -8,10 +8,12 @@ from flask import Blueprint, Response, current_app, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from ..engine.scenarios import SCENARIOS, get_scenario
+from ..engine.scenarios.components import check_components
 from .app import ROOT
 from .body import read_json
 from .codec import dump_state
 from .errors import Problem
+from .fields import BoundedDict
 from .schemas import StrictInt, pointerize
 from .service import invalid, judge, parse_action, parse_state, verdict_json
 
@@ -49,7 +51,26 @@ def adjudicate_view():
     cache = current_app.extensions["graph_cache"]
     state, graph = parse_state(data["state"], cache)
     action = None if data.get("action") is None else parse_action(data["action"], state)
-    return ok(verdict_json(judge(state, action, graph)))
+    verdict = judge(state, action, graph)
+    out = verdict_json(verdict)
+    if request.args.get("explain", "").lower() in ("1", "true", "yes"):   # the reasoning of every derived value
+        from ..engine.explain import explain
+        out["explanations"] = explain(verdict.state if verdict.legal else state, graph, get_scenario(state.scenario))
+    return ok(out)
+
+
+@blp.post("/v1/derive")
+def derive_view():
+    data = body()
+    if not isinstance(data, dict):
+        raise invalid([{"pointer": "/", "detail": "must be an object {state}"}])
+    extra = sorted(set(data) - {"state"})
+    if extra:
+        raise invalid([{"pointer": f"/{k}", "detail": "unknown field"} for k in extra])
+    if "state" not in data:
+        raise invalid([{"pointer": "/state", "detail": "missing: the game state"}])
+    state, graph = parse_state(data["state"], current_app.extensions["graph_cache"])
+    return ok({"derived": judge(state, None, graph).derived})
 
 
 @blp.get("/v1/scenarios")
@@ -61,7 +82,24 @@ def scenarios():
 def scenario(sid: str):
     if sid not in SCENARIOS:
         raise Problem(404, f"no scenario {sid!r}; GET /v1/scenarios lists them")
-    return ok(SCENARIOS[sid].describe())
+    return ok(SCENARIOS[sid].definition())
+
+
+@blp.post("/v1/scenarios/<sid>/check")
+def scenario_check(sid: str):
+    """The explicit component-table check of a posted board (R-001): never a precondition for a verdict."""
+    if sid not in SCENARIOS:
+        raise Problem(404, f"no scenario {sid!r}; GET /v1/scenarios lists them")
+    data = body()
+    if not isinstance(data, dict) or "state" not in data:
+        raise invalid([{"pointer": "/state", "detail": "missing: the game state"}])
+    extra = sorted(set(data) - {"state"})
+    if extra:
+        raise invalid([{"pointer": f"/{k}", "detail": "unknown field"} for k in extra])
+    state, _graph = parse_state(data["state"], current_app.extensions["graph_cache"])
+    problems = check_components(SCENARIOS[sid], state.num_players, state)
+    return ok({"scenario": sid, "players": state.num_players, "matches": not problems,
+               "problems": [{"rule": v.rule, "message": v.message, "path": v.path} for v in problems]})
 
 
 class NewGame(Schema):
@@ -71,8 +109,7 @@ class NewGame(Schema):
     scenario = fields.String(load_default="base", validate=validate.OneOf(tuple(SCENARIOS)))
     players = StrictInt(required=True, validate=validate.Range(2, 4))
     seed = StrictInt(load_default=0, validate=validate.Range(0, 2**64 - 1))
-    options = fields.Dict(keys=fields.String(validate=validate.Length(max=60)), load_default=dict,
-                          validate=validate.Length(max=30))
+    options = BoundedDict(max_keys=30, load_default=dict)
 
 
 @blp.post("/v1/games")
@@ -86,5 +123,8 @@ def new_game():
         raise invalid([{"pointer": "/scenario", "detail": f"scenario {scen.id!r} has no map of its own; post a state"}])
     if req["players"] not in scen.players:
         raise invalid([{"pointer": "/players", "detail": f"scenario {scen.id!r} is for {list(scen.players)} players"}])
-    state = scen.new_game(req["players"], req["seed"], req["options"])
+    try:
+        state = scen.new_game(req["players"], req["seed"], req["options"])
+    except ValueError as e:
+        raise invalid([{"pointer": "/options", "detail": str(e)}]) from None
     return ok({"state": dump_state(state)}, 201)

@@ -23,7 +23,7 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
     n = state.num_players
     # -- pieces on the board --------------------------------------------------------------------------
     for node, (p, kind) in state.buildings.items():
-        ptr = where(kind + "s", node)
+        ptr = where("cities" if kind == "city" else "settlements", node)
         nid = graph.node_index.get(node)
         if p >= n:
             out.append((ptr + "/player", f"player {p} does not exist in a {n}-player game"))
@@ -56,6 +56,8 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
                 on_board["cities" if kind == "city" else "settlements"] += 1
         on_board["roads"] = sum(1 for p in state.roads.values() if p == i)
         on_board["ships"] = sum(1 for p in state.ships.values() if p == i)
+        for kind, k in scenario.pieces_off_grid(state.scenario_state, i).items():
+            on_board[kind] = on_board.get(kind, 0) + k
         for kind, total in scenario.supply.items():
             if on_board[kind] > total:
                 out.append((f"/state/pieces/{kind}", f"player {i} has {on_board[kind]} {kind} on the board, more "

@@ -47,6 +47,9 @@ class Ctx:
     graph: MapGraph
     scenario: "Scenario"
     events: list[dict] = field(default_factory=list)
+    #: Values a rule computed while judging that the verdict reports whatever its outcome (merged into
+    #: ``derived``; e.g. GOLD's statements A/B/C and the MNR before and after a settlement).
+    derived: dict[str, Any] = field(default_factory=dict)
 
     def emit(self, type_: str, **data: Any) -> None:
         self.events.append({"type": type_, **data})

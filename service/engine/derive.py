@@ -78,8 +78,13 @@ def derive(state: State, graph: MapGraph, scenario: "Scenario",
                                for p in range(state.num_players)}
     if state.pending_discards:
         out["pending_discards"] = {str(k): v for k, v in sorted(state.pending_discards.items())}
+    if scenario.ships:
+        from .actions.seafarers import gold_entitlement     # SEA-024: what the last roll's gold fields owe
+        owed = gold_entitlement(state, graph, scenario)
+        if owed:
+            out["gold_entitlement"] = {str(k): v for k, v in sorted(owed.items())}
     if state.pending_gold:
-        out["gold_entitlement"] = {str(k): v for k, v in sorted(state.pending_gold.items())}
+        out["gold_pending"] = {str(k): v for k, v in sorted(state.pending_gold.items())}
     out.update(scenario.derived_extra(state, graph))
     return out
 
@@ -89,10 +94,15 @@ def update_awards(ctx, s: State, routes_changed: bool) -> Optional[dict[int, tup
     routes = None
     if routes_changed:
         routes = route_lengths(s, ctx.graph, ctx.scenario)
-        # BASE-LR-8: a broken holder still tied for longest keeps the card; the option is a house rule.
-        holder = update_route_award({p: n for p, (n, _) in routes.items()}, s.longest_road_holder,
-                                    ctx.scenario.route_minimum,
-                                    bool(s.options.get("lr_broken_tie_holder_keeps", True)))
+        # BASE-LR-8: a broken holder still tied for longest keeps the card. The option false is a house
+        # rule that applies only when the holder's own route got shorter (a plain tie always keeps it,
+        # BASE-LR-4); the holder's length before the action is computed only in that case.
+        keeps = bool(s.options.get("lr_broken_tie_holder_keeps", True))
+        h = s.longest_road_holder
+        if not keeps and h is not None:
+            before = longest_route(ctx.state, ctx.graph, h, ctx.scenario.route_pieces(ctx.state, h))[0]
+            keeps = routes[h][0] >= before
+        holder = update_route_award({p: n for p, (n, _) in routes.items()}, h, ctx.scenario.route_minimum, keeps)
         if holder != s.longest_road_holder:
             ctx.emit("award", award="longest_road", **{"from": s.longest_road_holder, "to": holder})
             s.longest_road_holder = holder

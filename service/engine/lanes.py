@@ -46,6 +46,35 @@ def closed_ships(state: State, graph: MapGraph, player: int) -> set[Edge]:
     return closed
 
 
+def shipping_lanes(state: State, graph: MapGraph, player: int) -> list[set[Edge]]:
+    """SEA-011: chains of adjacent own ships (sharing an intersection) are shipping lanes; an opponent's
+    building on the shared intersection ends a lane (R-010)."""
+    mine = [e for e, p in state.ships.items() if p == player and e in graph.edge_index]
+    at: dict[int, list[Edge]] = {}
+    for e in mine:
+        for nid in graph.edge_node_ids[graph.edge_index[e]]:
+            b = state.buildings.get(graph.nodes[nid])
+            if b is None or b[0] == player:
+                at.setdefault(nid, []).append(e)
+    seen: set[Edge] = set()
+    lanes = []
+    for e0 in sorted(mine):
+        if e0 in seen:
+            continue
+        lane, stack = set(), [e0]
+        seen.add(e0)
+        while stack:
+            e = stack.pop()
+            lane.add(e)
+            for nid in graph.edge_node_ids[graph.edge_index[e]]:
+                for f in at.get(nid, ()):
+                    if f not in seen:
+                        seen.add(f)
+                        stack.append(f)
+        lanes.append(lane)
+    return lanes
+
+
 def is_foremost(state: State, graph: MapGraph, player: int, edge: Edge) -> bool:
     """R-010: at least one end of the ship has no other own ship and no own building on it; an
     opponent's building there ends the lane."""

@@ -73,7 +73,8 @@ def road_site(ctx: Ctx, edge: Edge, path: str) -> list[Violation]:
 
 def road_connected(ctx: Ctx, edge: Edge, player: int, path: str) -> list[Violation]:
     """A new road touches the builder's road, settlement or city (BASE-BUILD-4), not through an
-    opponent's building (BASE-BUILD-5), and never directly a ship (SEA-009). Any own road or building is
+    opponent's building (BASE-BUILD-5), and never directly a ship (SEA-009); a settlement at the end of a
+    shipping lane anchors roads too (SEA-013). Any own road or building is
     an anchor: the player's pieces need not form one connected network (BASE-BUILD-7)."""
     g, s = ctx.graph, ctx.state
     eid = g.edge_index[edge]
@@ -127,6 +128,7 @@ def ship_site(ctx: Ctx, edge: Edge, path: str, ignore: Optional[Edge] = None) ->
 
 def ship_connected(ctx: Ctx, edge: Edge, player: int, path: str, ignore: Optional[Edge] = None) -> list[Violation]:
     """A new ship touches the builder's settlement, city or ship (SEA-008), never only a road (SEA-009).
+    An own settlement founded at the end of a shipping lane anchors new ships and roads (SEA-013).
     ``ignore`` is a ship being moved (it is not on the board while it moves, SEA-016)."""
     g, s = ctx.graph, ctx.state
     eid = g.edge_index[edge]

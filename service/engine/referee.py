@@ -57,6 +57,13 @@ def gate(ctx: Ctx, h: Handler) -> list[Violation]:
     return []
 
 
+def check_action(ctx: Ctx, h: Handler) -> list[Violation]:
+    """Every check a proposed action passes, in order: the gate, the handler's rules, the scenario's.
+
+    The legal-action generator (``legal.py``) filters its candidates through this same function."""
+    return gate(ctx, h) or h.check(ctx) or ctx.scenario.check(ctx)
+
+
 def adjudicate(state: State, action: Action, graph: MapGraph, scenario: "Scenario",
                with_derived: bool = True) -> Verdict:
     """Judge ``action`` in ``state``; the state passed in is never changed."""
@@ -64,20 +71,22 @@ def adjudicate(state: State, action: Action, graph: MapGraph, scenario: "Scenari
         raise UnsupportedAction(f"action type {action.type!r} does not exist in scenario {scenario.id!r}")
     h = scenario.handler(action.type) or HANDLERS[action.type]
     ctx = Ctx(state, action, graph, scenario)
-    violations = gate(ctx, h) or h.check(ctx) or scenario.check(ctx)
+    violations = check_action(ctx, h)
     if violations:
-        return Verdict(False, violations, None, [], derive(state, graph, scenario) if with_derived else {})
+        return Verdict(False, violations, None, [],
+                       {**derive(state, graph, scenario), **ctx.derived} if with_derived else {})
     s = state.copy()
     h.apply(ctx, s)
     scenario.after_action(ctx, s)
     routes = update_awards(ctx, s, h.changes_routes)
     decide_winner(ctx, s)
-    return Verdict(True, [], s, ctx.events, derive(s, graph, scenario, routes) if with_derived else {})
+    return Verdict(True, [], s, ctx.events,
+                   {**derive(s, graph, scenario, routes), **ctx.derived} if with_derived else {})
 
 
 def decide_winner(ctx: Ctx, s: State) -> None:
-    """BASE-VP-1/2/3, SEA-035, R-003: only the player whose turn it is wins, checked after every
-    action and at the start of each turn; a scenario may end the game at once (R-003)."""
+    """BASE-VP-1, BASE-VP-2, BASE-VP-3, SEA-035, R-003: only the player whose turn it is wins, checked
+    after every action and at the start of each turn; a scenario may end the game at once (R-003)."""
     if s.phase == "game_over" or s.phase == "setup":
         return
     winner = ctx.scenario.end_condition(s)

@@ -27,70 +27,176 @@ def longest_route(state: State, graph: MapGraph, player: int,
 
     SEA-021: roads and ships both count (open and closed lanes alike); SEA-022: a road and a ship
     continue each other only at the player's own settlement or city; BASE-LR-2: an opponent's building
-    breaks the line.
+    breaks the line (R-030).
+
+    The rules are folded into the graph so that what is left is the plain longest-trail problem:
+
+    - an intersection holding an opponent's building is split into one dead end per piece touching it
+      (a trail may end there, never pass through; a loop broken there is a chain from it round to it);
+    - an intersection without an own building is split into a road end and a ship end (they do not join);
+    - an own building keeps one node: roads and ships meet there.
+
+    Then, per connected part: a longest trail starts and ends at nodes of odd degree when there are any
+    (else it could be extended), so a part with 0 or 2 of them is covered whole by an Euler trail;
+    otherwise chains of degree-2 nodes are contracted to weighted links and an exhaustive trail search
+    (bitmask of used links) runs from the odd nodes only, stopping as soon as a trail uses every piece.
     """
     if pieces is None:
         pieces = player_route_pieces(state, player)
+    edge_index, edge_node_ids, gnodes = graph.edge_index, graph.edge_node_ids, graph.nodes
+    buildings = state.buildings
     eids: list[int] = []
-    kinds: list[str] = []
     for e, k in pieces:
-        eid = graph.edge_index.get(e)
+        eid = edge_index.get(e)
         if eid is not None:
-            eids.append(eid)
-            kinds.append(k)
-    if not eids:
+            eids.append(eid if k == "road" else ~eid)    # ~eid marks a ship
+    m = len(eids)
+    if m == 0:
         return 0, []
-    # Local adjacency: node id -> list of local edge indices.
-    at: dict[int, list[int]] = {}
+    # -- fold the connection rules into split nodes --------------------------------------------------
+    key_of: dict[tuple, int] = {}
     ends: list[tuple[int, int]] = []
-    for i, eid in enumerate(eids):
-        a, b = graph.edge_node_ids[eid]
-        ends.append((a, b))
-        at.setdefault(a, []).append(i)
-        at.setdefault(b, []).append(i)
-    blocked: set[int] = set()   # BASE-LR-2: opponent's building, cannot pass through
-    own: set[int] = set()       # SEA-022: own building, road <-> ship switch allowed
-    nodes = graph.nodes
-    for nid in at:
-        b = state.buildings.get(nodes[nid])
-        if b is not None:
-            (own if b[0] == player else blocked).add(nid)
-
-    best_len = 0
-    best_path: list[int] = []
-    used = [False] * len(eids)
-    path: list[int] = []
-
-    def dfs(node: int, last_kind: Optional[str]) -> None:
-        nonlocal best_len, best_path
-        if len(path) > best_len:
-            best_len = len(path)
-            best_path = list(path)
-        if path and node in blocked:
-            return
-        for i in at[node]:
-            if used[i]:
-                continue
-            k = kinds[i]
-            if last_kind is not None and k != last_kind and node not in own:
-                continue  # SEA-022: road and ship meet only at an own building
-            used[i] = True
-            path.append(i)
-            a, b = ends[i]
-            dfs(b if a == node else a, k)
-            path.pop()
-            used[i] = False
-
-    # Start points: every node is tried, but a trail's start can be taken at a node of odd local degree,
-    # a blocked node, or an own building (where the kind can switch); a node of even degree suffices
-    # only when no such node exists in its part. Trying all is simple and the networks are small.
-    starts = sorted(at, key=lambda n: (len(at[n]) % 2 == 0, n))
-    total = len(eids)
-    for n in starts:
-        dfs(n, None)
-        if best_len == total:
+    adj: list[list[int]] = []
+    for i, x in enumerate(eids):
+        ship = x < 0
+        eid = ~x if ship else x
+        pair = []
+        for nid in edge_node_ids[eid]:
+            b = buildings.get(gnodes[nid])
+            if b is None:
+                key = (nid, ship)                 # SEA-022: no building, roads and ships stay apart
+            elif b[0] == player:
+                key = (nid, None)                 # own building: the junction
+            else:
+                key = (nid, i)                    # BASE-LR-2: a dead end for this piece only
+            v = key_of.get(key)
+            if v is None:
+                v = key_of[key] = len(adj)
+                adj.append([])
+            adj[v].append(i)
+            pair.append(v)
+        ends.append((pair[0], pair[1]))
+    # -- connected parts ------------------------------------------------------------------------------
+    n = len(adj)
+    part = [-1] * n
+    parts: list[tuple[list[int], list[int]]] = []      # (nodes, pieces)
+    for v0 in range(n):
+        if part[v0] >= 0:
+            continue
+        pid = len(parts)
+        part[v0] = pid
+        stack, nodes_, seen_e = [v0], [v0], set()
+        while stack:
+            v = stack.pop()
+            for i in adj[v]:
+                seen_e.add(i)
+                a, b = ends[i]
+                w = b if a == v else a
+                if part[w] < 0:
+                    part[w] = pid
+                    nodes_.append(w)
+                    stack.append(w)
+        parts.append((nodes_, sorted(seen_e)))
+    parts.sort(key=lambda p: -len(p[1]))
+    best_len, best_path = 0, []
+    for nodes_, pcs in parts:
+        if len(pcs) <= best_len:
             break
-    return best_len, [graph.edges[eids[i]] for i in best_path]
+        odd = [v for v in nodes_ if len(adj[v]) % 2]
+        if len(odd) <= 2:
+            path = _euler_trail(adj, ends, odd[0] if odd else nodes_[0], len(pcs))
+        else:
+            path = _search(adj, ends, nodes_, odd, len(pcs), best_len)
+        if len(path) > best_len:
+            best_len, best_path = len(path), path
+    return best_len, [graph.edges[~eids[i] if eids[i] < 0 else eids[i]] for i in best_path]
+
+
+def _euler_trail(adj: list[list[int]], ends: list[tuple[int, int]], start: int, size: int) -> list[int]:
+    """Hierholzer: a trail through every piece of a part with 0 or 2 odd nodes (``start`` odd if any)."""
+    used: set[int] = set()
+    pos = {}
+    stack: list[tuple[int, int]] = [(start, -1)]
+    out: list[int] = []
+    while stack:
+        v, via = stack[-1]
+        k = pos.get(v, 0)
+        lst = adj[v]
+        while k < len(lst) and lst[k] in used:
+            k += 1
+        pos[v] = k
+        if k < len(lst):
+            i = lst[k]
+            used.add(i)
+            a, b = ends[i]
+            stack.append((b if a == v else a, i))
+        else:
+            stack.pop()
+            if via >= 0:
+                out.append(via)
+    out.reverse()
+    return out
+
+
+def _search(adj: list[list[int]], ends: list[tuple[int, int]], nodes_: list[int], odd: list[int],
+            size: int, floor: int) -> list[int]:
+    """Longest trail of one part with 4+ odd nodes: contract degree-2 chains into weighted links, then
+    a depth-first search over links (used links as an int bitmask) from each odd node."""
+    # Links: walk from every node of degree != 2 along each piece until the next such node.
+    links: list[tuple[int, int, int, list[int]]] = []     # (from, to, length, pieces in order from -> to)
+    done: set[int] = set()
+    for v in nodes_:
+        if len(adj[v]) == 2:
+            continue
+        for i in adj[v]:
+            if i in done:
+                continue
+            chain, u, j = [], v, i
+            while True:
+                done.add(j)
+                chain.append(j)
+                a, b = ends[j]
+                u = b if a == u else a
+                if len(adj[u]) != 2:
+                    break
+                x, y = adj[u]
+                j = y if x == j else x
+            links.append((v, u, len(chain), chain))
+    at: dict[int, list[tuple[int, int, int]]] = {}          # node -> [(link bit, other end, length)]
+    for k, (a, b, ln, _) in enumerate(links):
+        at.setdefault(a, []).append((1 << k, b, ln))
+        if b != a:
+            at.setdefault(b, []).append((1 << k, a, ln))
+        else:
+            at[a].append((1 << k, a, ln))
+    best = [floor, None]
+    trail: list[int] = []
+
+    def dfs(v: int, used: int, length: int) -> bool:
+        if length > best[0]:
+            best[0] = length
+            best[1] = (trail[0][1] if trail else v, list(trail))
+            if length == size:
+                return True
+        for bit, w, ln in at.get(v, ()):
+            if used & bit:
+                continue
+            trail.append((bit, v))
+            if dfs(w, used | bit, length + ln):
+                return True
+            trail.pop()
+        return False
+
+    for s in odd:
+        if dfs(s, 0, 0):
+            break
+    if best[1] is None:
+        return []
+    out: list[int] = []
+    for bit, frm in best[1][1]:
+        a, b, ln, chain = links[bit.bit_length() - 1]
+        out.extend(chain if a == frm else reversed(chain))
+    return out
 
 
 def update_route_award(lengths: dict[int, int], holder: Optional[int], minimum: int = 5,

@@ -49,5 +49,5 @@ def handler(type_: str, phases: set[str], *, actor: str = "current", not_your_tu
 
 
 def load_all() -> dict[str, Handler]:
-    from . import build, dev, robber, seafarers, setup, trade, turn  # noqa: F401  (registration)
+    from . import build, dev, gold, robber, seafarers, setup, trade, turn  # noqa: F401  (registration)
     return HANDLERS

@@ -80,7 +80,8 @@ def do_move(ctx: Ctx, s: State, target: str, mover: int) -> None:
         s.pirate = h
     else:
         s.robber = h
-    ctx.emit("moved", piece=target, hex=list(h), player=mover)
+    ctx.emit("moved", piece=target, hex=list(h), player=mover,
+             steal_candidates=steal_candidates(ctx, target, h, mover))
     victim: Optional[int] = a.get("steal_from")
     if victim is None:
         return

@@ -81,6 +81,26 @@ class MoveShip:
         ctx.emit("moved", piece="ship", player=a.player, **{"from": list(src), "to": list(dst)})
 
 
+def gold_entitlement(state: State, graph, scenario) -> dict[int, int]:
+    """SEA-024: the free picks the last production roll gives on gold fields: 1 per settlement and 2 per
+    city on a gold hex showing the number (not under the robber), per player. Empty outside a
+    production turn. SEA-025: the picks are ordinary resources; gold is no card."""
+    if not state.last_roll or state.phase in ("setup", "roll"):
+        return {}
+    total = state.last_roll[0] + state.last_roll[1]
+    out: dict[int, int] = {}
+    for h, tile in state.hexes.items():
+        if tile.number != total or h == state.robber:
+            continue
+        for nid in graph.hex_node_ids.get(h, ()):
+            b = state.buildings.get(graph.nodes[nid])
+            if b is not None:
+                n = scenario.gold_entitlement(tile.terrain, b[1])
+                if n:
+                    out[b[0]] = out.get(b[0], 0) + n
+    return out
+
+
 def next_gold_chooser(s: State) -> int:
     """R-014: gold picks are made in turn order starting with the roller."""
     n = s.num_players
@@ -129,6 +149,10 @@ class ChooseGold:
             s.players[a.player].resources[r] += k
         del s.pending_gold[a.player]
         ctx.emit("gold_chosen", player=a.player, resources=cards)
+        if s.pending_gold and sum(s.bank.values()) == 0:
+            # R-014: a pick is limited to what the bank still has; with the bank empty the rest lapse.
+            ctx.emit("gold_lapsed", players={str(k): v for k, v in sorted(s.pending_gold.items())})
+            s.pending_gold = {}
         if not s.pending_gold:
             s.phase = "main"
 

@@ -24,7 +24,8 @@ def trade_wrong_phase(ctx: Ctx) -> Optional[Violation]:
 
 def strict_phases_violation(ctx: Ctx) -> list[Violation]:
     """BASE-TURN-3: by default trade and build interleave freely. BASE-TURN-4 / BASE-VAR-STRICT-PHASES
-    (rulebook order, an option): once the active player has built or bought, no more trade this turn."""
+    (rulebook order, an option): once the active player has built or bought, no more trade this turn.
+    Variants and edition differences (BASE-VAR, BASE-ED) are off unless the state's options name them."""
     s = ctx.state
     if s.options.get("BASE-VAR-STRICT-PHASES") and s.flags.built:
         return [Violation("BASE-VAR-STRICT-PHASES", "this game plays trade and build as two phases in fixed "

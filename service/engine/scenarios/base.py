@@ -13,7 +13,11 @@ the hooks). The engine calls the hooks; it never asks *which* scenario it is pla
 - ``vp_extra(state, player)``: VP sources beyond buildings, cards and awards;
 - ``end_condition(state)``: an immediate end of game other than the VP target (R-003);
 - ``robber_hex_ok`` / ``pirate_hex_ok``: where the robber and pirate may go;
-- ``validate_state(state)``: consistency of the scenario's own data (``scenario_state``).
+- ``validate_state(state)``: consistency of the scenario's own data (``scenario_state``);
+- ``pieces_off_grid(scenario_state, player)``: pieces kept in ``scenario_state`` (GOLD's mobile ships),
+  counted against the supply;
+- ``legal_candidates(state, graph, player)``: candidate actions of the scenario's own action types,
+  for the legal-action list (filtered through the same checks; default: none).
 """
 from __future__ import annotations
 
@@ -25,13 +29,21 @@ from ..rng import Rng
 from ..state import DEV_CARDS, Player, Setup, State, Tile, TurnFlags, empty_dev, empty_resources
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..core import Ctx, Violation
+    from ..core import Action, Ctx, Violation
 
 
 BASE_ACTIONS = (
     "build_settlement", "build_road", "build_city", "roll", "discard", "move_robber",
     "buy_development_card", "play_knight", "play_road_building", "play_year_of_plenty", "play_monopoly",
     "maritime_trade", "domestic_trade", "end_turn",
+)
+
+
+#: The hook methods a scenario may override (the published list; ``definition()`` reports which it does).
+HOOKS = (
+    "new_board", "initial_scenario_state", "action_types", "handler", "check", "after_action",
+    "after_production", "on_turn_end", "derived_extra", "gold_entitlement", "route_pieces", "vp_extra",
+    "end_condition", "robber_hex_ok", "pirate_hex_ok", "validate_state", "pieces_off_grid",
 )
 
 
@@ -52,6 +64,10 @@ class Scenario:
     route_minimum = 5          # BASE-LR-3
     setup_rounds = 2           # BASE-SETUP-2/3
     has_map = True             # ships a map of its own, so POST /v1/games can start it
+    #: Component tables per player count (``components.py`` documents the format); checked explicitly
+    #: on game generation and on request, never before a verdict (R-001).
+    component_tables: dict[int, dict] = {}
+    component_rule: Optional[str] = None      # the rule ID a component mismatch cites (e.g. "SC01-007")
 
     # -- data for a new game -----------------------------------------------------------------------
     def new_board(self, num_players: int, rng: Rng) -> dict[str, Any]:
@@ -82,6 +98,19 @@ class Scenario:
         return {"id": self.id, "name": self.name, "players": list(self.players), "vp_target": self.vp_target,
                 "source": self.source, "supply": dict(self.supply), "ships": self.ships, "pirate": self.pirate,
                 "actions": sorted(self.action_types()), "has_map": self.has_map}
+
+    def maps(self) -> dict[int, Any]:
+        """The map data per player count (``mapdata.MapSpec.layout()``), for the full definition."""
+        return {}
+
+    def definition(self) -> dict[str, Any]:
+        """The full definition (``GET /v1/scenarios/{id}``): the summary plus map data, component tables
+        and the hooks this scenario overrides."""
+        from .components import describe_tables
+        hooks = sorted(n for n in HOOKS if getattr(type(self), n) is not getattr(Scenario, n))
+        return {**self.describe(), "component_rule": self.component_rule,
+                "component_tables": describe_tables(self.component_tables),
+                "maps": {str(n): m for n, m in sorted(self.maps().items())}, "hooks": hooks}
 
     # -- hooks -------------------------------------------------------------------------------------
     def action_types(self) -> frozenset[str]:
@@ -134,6 +163,17 @@ class Scenario:
         return t is not None and t.terrain == "sea"
 
     def validate_state(self, state: State) -> list[tuple[str, str]]:
+        return []
+
+    def pieces_off_grid(self, scenario_state: dict, player: int) -> dict[str, int]:
+        """Pieces of ``player`` on the board that the engine's piece maps do not hold, by supply kind
+        (GOLD's mobile ships live in ``scenario_state``): counted with the board's pieces against the
+        supply. Takes the raw ``scenario_state`` so the codec can fill an omitted supply with it."""
+        return {}
+
+    def legal_candidates(self, state: State, graph, player: int) -> list["Action"]:
+        """Candidate actions of this scenario's own action types for ``player`` (``legal.py`` lists
+        those that pass the same checks as ``adjudicate``). A superset is fine; the default is none."""
         return []
 
 

@@ -125,7 +125,7 @@ def count_components(board_hexes: Mapping[Any, Tile], harbors: Mapping[Any, str]
     return {
         "hexes": counts([t.terrain for t in tiles] + pile_hexes),
         "tokens": counts([t.number for t in tiles if t.number is not None] + [int(n) for n in pile_tokens]),
-        "harbors": counts(harbors.values()),
+        "harbors": counts(list(harbors.values()) + list((hidden_pile or {}).get("harbors") or [])),
         "unknown": sum(1 for t in board_hexes.values() if t.terrain == "unknown"),
         "pile": len(pile_hexes),
     }
@@ -150,9 +150,11 @@ def _diff(what: str, have: Mapping[Any, int], want: Mapping[Any, int]) -> list[s
 
 
 def hidden_pile_of(state: State) -> dict[str, list]:
-    """The face-down piles a scenario keeps in ``scenario_state`` (``hex_pile``, ``token_pile``)."""
+    """The face-down piles a scenario keeps in ``scenario_state`` (``hex_pile``, ``token_pile``, and
+    ``harbor_pile``: harbour tokens not yet laid face up, R-020)."""
     ss = state.scenario_state or {}
-    return {"hexes": list(ss.get("hex_pile") or []), "tokens": list(ss.get("token_pile") or [])}
+    return {"hexes": list(ss.get("hex_pile") or []), "tokens": list(ss.get("token_pile") or []),
+            "harbors": list(ss.get("harbor_pile") or [])}
 
 
 def check_counts(table: Mapping[str, Any], found: Mapping[str, Any], rule: str) -> list[Violation]:

@@ -14,14 +14,14 @@ a cell down-left of another is its SW neighbour); blanks and ``.`` are no hex at
 ...     " s s s",
 ...     "s F W s",
 ...     " s s s"), legend={"F": "fields", "W": "forest"}, tokens={"*": {5: 1, 9: 1}},
-...     harbors=(((0, 1), "E"),), harbor_kinds={"3:1": 1})
+...     harbors=(((1, 1), "E"),), harbor_kinds={"3:1": 1})
 >>> board = build_board(spec, Rng(7, 0))
 >>> sorted((h, t.terrain) for h, t in board["hexes"].items() if t.terrain not in ("sea", "frame"))
-[((-1, 1), 'fields'), ((0, 1), 'forest')]
+[((0, 1), 'fields'), ((1, 1), 'forest')]
 >>> sorted(t.number for t in board["hexes"].values() if t.number)
 [5, 9]
 >>> board["harbors"]
-{(0, 1, 'E'): '3:1'}
+{(1, 1, 'E'): '3:1'}
 >>> sum(1 for t in board["hexes"].values() if t.terrain == "frame")
 14
 
@@ -75,6 +75,32 @@ def parse_rows(rows: tuple[str, ...] | list[str], origin: Hex = (0, 0)) -> dict[
             elif p != parity:
                 raise ValueError(f"row {i} column {c}: cell {ch!r} is off the doubled-column grid")
             out[((c - i - parity) // 2 + origin[0], i + origin[1])] = ch
+    return out
+
+
+def hex_at(rows: tuple[str, ...] | list[str], col: int, row: int, origin: Hex = (0, 0)) -> Hex:
+    """The hex of the cell drawn at character ``col`` of ``rows[row]`` (to name harbour slots and
+    marked hexes by where they are drawn).
+
+    >>> hex_at((" a b", "c d"), 2, 1)
+    (0, 1)
+    """
+    if rows[row][col:col + 1] in ("", " ", "."):
+        raise ValueError(f"no cell at row {row} column {col}")
+    return {(c, i): h for h, (c, i) in _positions(rows, origin).items()}[(col, row)]
+
+
+def _positions(rows, origin: Hex) -> dict[Hex, tuple[int, int]]:
+    cells = parse_rows(rows, origin)
+    out = {}
+    parity = None
+    for i, line in enumerate(rows):
+        for c, ch in enumerate(line):
+            if ch in " .":
+                continue
+            parity = (c - i) % 2 if parity is None else parity
+            out[((c - i - parity) // 2 + origin[0], i + origin[1])] = (c, i)
+    assert set(out) == set(cells)
     return out
 
 
@@ -176,7 +202,8 @@ def build_board(spec: MapSpec, rng: Rng) -> dict[str, Any]:
         raise ValueError(f"{len(kinds)} harbour tokens for {len(slots)} harbour slots")
     for e in slots:
         a, b = edge_hexes(e)
-        if not any(hexes.get(x, Tile("frame")).terrain in LAND for x in (a, b)):
+        ta, tb = (hexes.get(x, Tile("frame")).terrain for x in (a, b))
+        if not ((ta in LAND and tb in ("sea", "frame")) or (tb in LAND and ta in ("sea", "frame"))):
             raise ValueError(f"harbour slot {e} is not on a coast")
     harbors = dict(zip(slots, rng.shuffle(kinds)))
 
@@ -196,5 +223,76 @@ def robber_start(hexes: Mapping[Hex, Tile], marked: Optional[Hex] = None) -> Opt
     return deserts[0] if len(deserts) == 1 else None
 
 
-__all__ = ["LEGEND", "PRODUCING", "MapSpec", "parse_rows", "frame_ring", "build_board", "harbor_edge",
-           "robber_start"]
+class MappedScenario:
+    """Mixin for a scenario whose maps are :class:`MapSpec` data: ``class SC04(MappedScenario, Seafarers)``
+    with ``map_specs = {3: MapSpec(...)}``. It supplies ``new_board`` (the seeded board, robber per
+    SEA-034/R-009, pirate per R-007), ``maps`` (the map data for the definition) and the initial
+    ``scenario_state``: ``hex_pile`` / ``token_pile`` when the map has hidden spaces (R-005) and
+    ``islands`` (region name -> hexes, R-018) when it tags regions. A subclass extending
+    ``initial_scenario_state`` calls ``super()`` first.
+
+    R-007: the pirate starts on the map's marked hex, else on the sea hex the game request names
+    (``options["pirate"] = [q, r]``), else off the board until the starting player places it.
+    """
+
+    map_specs: dict[int, MapSpec] = {}
+    has_map = True
+
+    def new_board(self, num_players: int, rng: Rng) -> dict[str, Any]:
+        try:
+            spec = self.map_specs[num_players]
+        except KeyError:
+            raise ValueError(f"no map for {num_players} players") from None
+        board = build_board(spec, rng)
+        board["robber"] = robber_start(board["hexes"], spec.robber)
+        return board
+
+    def maps(self) -> dict[int, Any]:
+        return {n: spec.layout() for n, spec in self.map_specs.items()}
+
+    def initial_scenario_state(self, num_players: int, board: dict) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if board.get("hex_pile") or any(t.terrain == "unknown" for t in board["hexes"].values()):
+            out["hex_pile"] = list(board.get("hex_pile") or [])
+            out["token_pile"] = list(board.get("token_pile") or [])
+        if board.get("regions"):
+            out["islands"] = {k: [list(h) for h in v] for k, v in board["regions"].items()}
+        return out
+
+    def new_game(self, num_players: int, seed: int, options: Optional[dict] = None):
+        state = super().new_game(num_players, seed, options)  # type: ignore[misc]
+        want = (options or {}).get("pirate")
+        if want is not None and state.pirate is None:
+            h = tuple(want) if isinstance(want, (list, tuple)) and len(want) == 2 else None
+            t = state.hexes.get(h) if h is not None else None
+            if t is None or t.terrain != "sea":
+                raise ValueError("options.pirate must name a sea hex [q, r] of the board (R-007, SEA-029)")
+            state.pirate = h
+        return state
+
+
+def repair_reds(numbers: Mapping[Hex, int], rng: Rng, tries: int = 100) -> dict[Hex, int]:
+    """R-021 (A New World, TDE5): while a 6 or 8 touches another, swap the violating red token on the
+    lowest hex (north to south, west to east) with a uniformly drawn non-red token whose hex has no red
+    neighbour after the swap; with no such token, redeal all tokens (at most ``tries`` times)."""
+    red = (6, 8)
+    order = sorted(numbers, key=lambda h: (h[1], h[0]))
+    nums = dict(numbers)
+    for _ in range(tries):
+        while True:
+            bad = [h for h in order if nums[h] in red and any(nums.get(m) in red for m in hex_neighbours(h))]
+            if not bad:
+                return nums
+            h = bad[0]
+            cands = [t for t in order if nums[t] not in red
+                     and all(nums.get(m) not in red or m == h for m in hex_neighbours(t))]
+            if not cands:
+                break
+            t = cands[rng.below(len(cands))]
+            nums[h], nums[t] = nums[t], nums[h]     # each swap removes at least one touching red pair
+        nums = dict(zip(order, rng.shuffle([nums[h] for h in order])))
+    raise ValueError("could not keep the red numbers apart")
+
+
+__all__ = ["LEGEND", "PRODUCING", "MapSpec", "MappedScenario", "parse_rows", "hex_at", "frame_ring", "build_board",
+           "harbor_edge", "robber_start", "repair_reds"]

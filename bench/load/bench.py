@@ -1,0 +1,292 @@
+"""Load benchmark: gunicorn (2 workers) on loopback, with no Redis, Redis up and Redis down, side by side.
+
+    bench/load/run.sh [--duration 5] [--connections 8] [--boards 48] [--generator auto|wrk|python]
+
+Every run is bounded: each configuration gets ``--duration`` seconds of load (the Python generator also
+stops after ``--max-requests``), servers are started on free 127.0.0.1 ports and stopped at the end.
+"Redis up" uses a private redis-server on a free port (emptied first), "Redis down" points at that port
+after stopping it. Load: POST /v1/adjudicate, each request one of ``--boards`` games (a distinct board
+each), chosen at random. Hit rates come from /metrics (multiprocess mode adds up both workers).
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.request import urlopen
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+PY = ROOT / ".venv" / "bin" / "python"
+GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
+
+LUA = """
+local bodies = {}
+for line in io.lines(os.getenv("BENCH_BODIES")) do bodies[#bodies + 1] = line end
+local headers = {["Content-Type"] = "application/json"}
+math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16))
+request = function()
+  return wrk.format("POST", "/v1/adjudicate", headers, bodies[math.random(#bodies)])
+end
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_http(url: str, timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urlopen(url, timeout=1) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{url} did not answer")
+        time.sleep(0.1)
+
+
+def make_bodies(n: int) -> list[str]:
+    import logging
+    from service.api import create_app
+    c = create_app({"TESTING": True, "REDIS_URL": None}).test_client()
+    logging.getLogger("seafarers").setLevel(logging.WARNING)  # no request log lines for the set-up
+    out = []
+    for seed in range(1, n + 1):
+        st = c.post("/v1/games", json={"scenario": "base", "players": 4, "seed": seed}).json["state"]
+        body = {"state": st, "action": {"type": "build_settlement", "player": 0, "node": [0, 0, "N"]}}
+        r = c.post("/v1/adjudicate", json=body)
+        assert r.status_code == 200, r.get_data(as_text=True)
+        out.append(json.dumps(body, separators=(",", ":")))
+    return out
+
+
+class Redis:
+    def __init__(self, workdir: str) -> None:
+        self.port = free_port()
+        self.dir = workdir
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--dir", self.dir, "--logfile", ""], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        import redis
+        r = redis.Redis(port=self.port, socket_timeout=0.5, socket_connect_timeout=0.5)
+        for _ in range(100):
+            try:
+                r.flushall()
+                return
+            except redis.RedisError:
+                time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self) -> None:
+        if self.proc:
+            self.proc.terminate()
+            self.proc.wait(10)
+            self.proc = None
+
+
+class Server:
+    def __init__(self, redis_url: str | None, workdir: str, log) -> None:
+        self.port = free_port()
+        self.metrics_dir = tempfile.mkdtemp(dir=workdir, prefix="metrics-")
+        env = {**os.environ, "BIND": f"127.0.0.1:{self.port}", "WORKERS": "2", "THREADS": "4",
+               "PROMETHEUS_MULTIPROC_DIR": self.metrics_dir, "LOG_LEVEL": os.environ.get("LOG_LEVEL", "info")}
+        env.pop("REDIS_URL", None)
+        if redis_url:
+            env["REDIS_URL"] = redis_url
+        self.proc = subprocess.Popen([str(GUNICORN), "-c", "gunicorn.conf.py", "service.api:create_app()"],
+                                     cwd=ROOT, env=env, stdout=log, stderr=log)
+        wait_http(f"http://127.0.0.1:{self.port}/healthz")
+
+    def metrics(self) -> str:
+        with urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=5) as r:
+            return r.read().decode()
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+# -- load generators ----------------------------------------------------------------------------------
+
+
+def run_wrk(port: int, bodies_file: str, lua_file: str, duration: float, connections: int) -> dict:
+    out = subprocess.run(
+        ["wrk", "-t2", f"-c{connections}", f"-d{int(duration)}s", "--timeout", "2s", "--latency", "-s", lua_file,
+         f"http://127.0.0.1:{port}/v1/adjudicate"],
+        capture_output=True, text=True, timeout=duration + 30, env={**os.environ, "BENCH_BODIES": bodies_file})
+    text = out.stdout
+
+    def ms(label: str) -> float:
+        m = re.search(rf"^\s+{label}%\s+([\d.]+)(us|ms|s)\s*$", text, re.M)
+        if not m:
+            return float("nan")
+        return float(m.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[m.group(2)]
+
+    total = int(re.search(r"(\d+) requests in", text).group(1))
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+    errors = re.search(r"Socket errors: (.*)", text)
+    return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1)), "p50": ms("50"), "p99": ms("99"),
+            "requests": total, "failed": int(bad.group(1)) if bad else 0, "socket_errors": errors.group(1) if errors else ""}
+
+
+def run_python(port: int, bodies: list[str], duration: float, connections: int, max_requests: int) -> dict:
+    lat: list[float] = []
+    failed = [0]
+    lock = threading.Lock()
+    deadline = time.monotonic() + duration
+    budget = [max_requests]
+
+    def worker(seed: int) -> None:
+        rnd = random.Random(seed)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        mine: list[float] = []
+        while time.monotonic() < deadline:
+            with lock:
+                if budget[0] <= 0:
+                    break
+                budget[0] -= 1
+            t = time.perf_counter()
+            try:
+                conn.request("POST", "/v1/adjudicate", rnd.choice(bodies), {"Content-Type": "application/json"})
+                r = conn.getresponse()
+                r.read()
+                ok = r.status == 200
+            except OSError:
+                ok = False
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            mine.append(time.perf_counter() - t)
+            if not ok:
+                with lock:
+                    failed[0] += 1
+        with lock:
+            lat.extend(mine)
+
+    t0 = time.monotonic()
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(connections)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(duration + 10)
+    took = time.monotonic() - t0
+    lat.sort()
+    q = statistics.quantiles(lat, n=100) if len(lat) > 1 else [float("nan")] * 99
+    return {"rps": len(lat) / took, "p50": q[49] * 1000, "p99": q[98] * 1000, "requests": len(lat),
+            "failed": failed[0], "socket_errors": ""}
+
+
+def cache_figures(metrics: str) -> dict:
+    def val(pattern: str) -> float:
+        m = re.search(pattern, metrics, re.M)
+        return float(m.group(1)) if m else 0.0
+    levels = {lv: val(rf'^seafarers_graph_cache_lookups_total\{{level="{lv}"\}} (\S+)') for lv in ("l1", "l2", "computed")}
+    total = sum(levels.values()) or 1.0
+    return {**{f"{k}_rate": v / total for k, v in levels.items()}, "lookups": total,
+            "redis_errors": val(r"^seafarers_redis_errors_total (\S+)"),
+            "redis_skipped": val(r"^seafarers_redis_skipped_total (\S+)")}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--duration", type=float, default=5.0, help="seconds of load per configuration (max 60)")
+    ap.add_argument("--warmup", type=float, default=1.0, help="seconds of load before measuring (max 10)")
+    ap.add_argument("--connections", type=int, default=8)
+    ap.add_argument("--boards", type=int, default=48, help="distinct boards in the request mix")
+    ap.add_argument("--max-requests", type=int, default=200_000, help="cap for the Python generator")
+    ap.add_argument("--generator", choices=("auto", "wrk", "python"), default="auto")
+    ap.add_argument("--rounds", type=int, default=1, help="repeat the three configurations, report medians (max 5)")
+    args = ap.parse_args()
+    duration, warmup = min(args.duration, 60.0), min(args.warmup, 10.0)
+    gen = args.generator
+    if gen == "auto":
+        gen = "wrk" if shutil.which("wrk") else "python"
+    if gen == "wrk" and not shutil.which("wrk"):
+        ap.error("wrk is not installed (apt-get install wrk), use --generator python")
+    have_redis = shutil.which("redis-server") is not None
+
+    work = tempfile.mkdtemp(prefix="seafarers-bench-")
+    log_path = os.path.join(work, "server.log")
+    bodies = make_bodies(args.boards)
+    bodies_file = os.path.join(work, "bodies.jsonl")
+    Path(bodies_file).write_text("\n".join(bodies) + "\n")
+    lua_file = os.path.join(work, "adjudicate.lua")
+    Path(lua_file).write_text(LUA)
+    print(f"generator={gen} duration={duration:g}s warmup={warmup:g}s connections={args.connections} "
+          f"boards={args.boards} cpus={os.cpu_count()} server=gunicorn 2 workers x 4 threads", flush=True)
+
+    def load(port: int, secs: float) -> dict:
+        if gen == "wrk":
+            return run_wrk(port, bodies_file, lua_file, secs, args.connections)
+        return run_python(port, bodies, secs, args.connections, args.max_requests)
+
+    runs: dict[str, list[dict]] = {}
+    redis = Redis(work) if have_redis else None
+    with open(log_path, "ab") as log:
+        try:
+            for rnd in range(1, max(1, min(args.rounds, 5)) + 1):
+                configs = [("no Redis", None)]
+                if redis:
+                    redis.start()  # empty: "Redis up" starts cold
+                    configs += [("Redis up", f"redis://127.0.0.1:{redis.port}/0"),
+                                ("Redis down", f"redis://127.0.0.1:{redis.port}/0")]
+                for name, url in configs:
+                    if name == "Redis down":
+                        redis.stop()
+                    srv = Server(url, work, log)
+                    try:
+                        if warmup >= 1:
+                            load(srv.port, warmup)
+                        res = load(srv.port, duration)
+                        res.update(cache_figures(srv.metrics()))
+                        runs.setdefault(name, []).append(res)
+                    finally:
+                        srv.stop()
+                    print(f"  round {rnd} {name}: {res['rps']:.0f} req/s, p99 {res['p99']:.1f} ms", flush=True)
+        finally:
+            if redis:
+                redis.stop()
+    results = {name: {k: (statistics.median(r[k] for r in rs) if not isinstance(rs[0][k], str) else rs[0][k])
+                      for k in rs[0]} for name, rs in runs.items()}
+
+    base = results["no Redis"]
+    print()
+    print(f"{'':12}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'vs none':>9}{'p99 vs':>8}{'failed':>8}"
+          f"{'L1':>7}{'L2':>7}{'computed':>9}{'redis err':>10}")
+    for name, r in results.items():
+        print(f"{name:12}{r['rps']:9.0f}{r['p50']:9.2f}{r['p99']:9.2f}{r['rps'] / base['rps']:9.2f}"
+              f"{r['p99'] / base['p99']:8.2f}{int(r['failed']):8d}{r['l1_rate']:7.1%}{r['l2_rate']:7.1%}"
+              f"{r['computed_rate']:9.1%}{r['redis_errors']:10.0f}")
+    if not have_redis:
+        print("(redis-server is not installed: only the no-Redis configuration ran)")
+    print(f"\nserver log: {log_path}")
+    failed = sum(r["failed"] for r in results.values())
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,132 @@
+"""Replaying a game log: the verdict of every action in order, a digest of every position.
+
+The state is parsed and checked once; then each action goes straight to the engine (``adjudicate``
+without the per-step derived values), so a log of thousands of actions is judged in well under a second.
+
+The digest of a state is the SHA-256 of its canonical JSON (``dump_state`` with sorted keys and no
+spaces): two implementations that agree on the canonical form can compare positions step by step.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from ..engine.core import Action
+from ..engine.derive import derive
+from ..engine.mapgraph import MapGraph
+from ..engine.referee import adjudicate
+from ..engine.scenarios import get_scenario
+from ..engine.state import State
+from .codec import dump_state
+
+ON_ILLEGAL = ("stop", "skip")
+DIGESTS = ("each", "final", "none")
+
+
+_BOARD_MARK = "\x00board\x00"
+_BOARD_TEXT: dict[tuple, str] = {}
+
+
+def canonical_json(state: State) -> str:
+    """The state's canonical JSON: ``dump_state`` with sorted keys and no whitespace.
+
+    The board's text is kept between calls (a replay rarely changes the board), and spliced in where a
+    marker stands for it; the result is byte for byte ``json.dumps(dump_state(s), sort_keys=True, ...)``."""
+    d = dump_state(state)
+    key = (tuple(state.hexes.items()), tuple(state.harbors.items()))
+    board = _BOARD_TEXT.get(key)
+    if board is None:
+        if len(_BOARD_TEXT) > 64:
+            _BOARD_TEXT.clear()
+        board = _BOARD_TEXT[key] = json.dumps(d["board"], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    d["board"] = _BOARD_MARK
+    text = json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return text.replace(json.dumps(_BOARD_MARK), board, 1)
+
+
+def state_digest(state: State) -> str:
+    """``sha256:`` + hex digest of the state's canonical JSON (:func:`canonical_json`)."""
+    return "sha256:" + hashlib.sha256(canonical_json(state).encode("utf-8")).hexdigest()
+
+
+def violations_json(vs) -> list[dict[str, str]]:
+    return [{"rule": v.rule, "message": v.message, "path": v.path} for v in vs]
+
+
+def _rebase(path: str, index: int) -> str:
+    """A violation's pointer into ``/action`` becomes one into ``/actions/<index>``."""
+    return f"/actions/{index}{path[len('/action'):]}" if path.startswith("/action") else path
+
+
+@dataclass
+class Replay:
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    first_illegal: Optional[dict[str, Any]] = None
+    skipped: list[int] = field(default_factory=list)
+    final: Optional[State] = None
+    applied: int = 0
+
+
+def replay(state: State, actions: list[Action], graph: MapGraph, *, on_illegal: str = "stop",
+           digests: str = "each", events: bool = False) -> Replay:
+    """Judge ``actions`` one after the other from ``state`` (never changed).
+
+    ``on_illegal="stop"`` ends at the first illegal action; ``"skip"`` leaves it out and goes on from the
+    same position. Each step records its index, type, player, legality, and (as asked) the digest of
+    the position after it and its events.
+    """
+    scen = get_scenario(state.scenario)
+    out = Replay()
+    cur = state
+    for i, a in enumerate(actions):
+        v = adjudicate(cur, a, graph, scen, with_derived=False)
+        step: dict[str, Any] = {"index": i, "type": a.type, "player": a.player, "legal": v.legal}
+        if v.legal:
+            cur = v.state
+            out.applied += 1
+            if digests == "each":
+                step["digest"] = state_digest(cur)
+            if events:
+                step["events"] = v.events
+            out.steps.append(step)
+            continue
+        vs = [{"rule": x.rule, "message": x.message, "path": _rebase(x.path, i)} for x in v.violations]
+        step["violations"] = vs
+        out.steps.append(step)
+        if out.first_illegal is None:
+            out.first_illegal = {"index": i, "action": a, "violations": vs, "state_before": cur}
+        if on_illegal == "stop":
+            break
+        out.skipped.append(i)
+    out.final = cur
+    return out
+
+
+def replay_json(r: Replay, initial: State, graph: MapGraph, action_json, *, digests: str, with_derived: bool,
+                total: int) -> dict[str, Any]:
+    scen = get_scenario(r.final.scenario)
+    fi = None
+    if r.first_illegal is not None:
+        before = r.first_illegal["state_before"]
+        fi = {"index": r.first_illegal["index"], "action": action_json(r.first_illegal["action"]),
+              "rules": [v["rule"] for v in r.first_illegal["violations"]],
+              "violations": r.first_illegal["violations"],
+              "digest_before": state_digest(before), "state_before": dump_state(before)}
+    final: dict[str, Any] = {"state": dump_state(r.final)}
+    if digests != "none":
+        final["digest"] = state_digest(r.final)
+    if with_derived:
+        final["derived"] = derive(r.final, graph, scen)
+    return {
+        "actions": total,
+        "judged": len(r.steps),
+        "applied": r.applied,
+        "all_legal": r.first_illegal is None,
+        "skipped": r.skipped,
+        "initial_digest": state_digest(initial) if digests != "none" else None,
+        "first_illegal": fi,
+        "steps": r.steps,
+        "final": final,
+    }

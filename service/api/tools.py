@@ -1,0 +1,245 @@
+"""Referee tools over the same request path: replay a log, list legal actions, draw the board, the viewer.
+
+Views stay thin: read the body, load it, call the engine (``legal.py``) or the replay loop
+(``replay.py``) or the renderer, answer.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, current_app, request
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+from ..engine.legal import action_json, legal_actions
+from ..engine.scenarios import SCENARIOS, get_scenario
+from .body import read_json
+from .errors import Problem
+from .replay import DIGESTS, ON_ILLEGAL, replay, replay_json
+from .schemas import StrictInt, pointerize
+from .service import invalid, parse_action, parse_state
+
+tools = Blueprint("tools", __name__)
+
+STATIC = Path(__file__).resolve().parent / "static"
+#: Replay bodies may be larger than other requests (a log of thousands of actions).
+DEFAULT_REPLAY_MAX_BODY = 8 * 1024 * 1024
+MAX_REPLAY_ACTIONS = 20_000
+
+
+def ok(body: Any) -> Response:
+    return Response(json.dumps(body, separators=(",", ":")), status=200, mimetype="application/json")
+
+
+def load(schema: Schema, data: Any) -> dict:
+    try:
+        return schema.load(data)
+    except ValidationError as e:
+        raise invalid(pointerize(e.messages, "")) from None
+
+
+def flag(name: str) -> bool:
+    """A boolean query parameter: ``?explain=true`` (also 1/yes)."""
+    return request.args.get(name, "").lower() in ("1", "true", "yes")
+
+
+class NewGameSpec(Schema):
+    class Meta:
+        unknown = RAISE
+
+    scenario = fields.String(load_default="base", validate=validate.OneOf(tuple(SCENARIOS)))
+    players = StrictInt(required=True, validate=validate.Range(2, 4))
+    seed = StrictInt(load_default=0, validate=validate.Range(0, 2**64 - 1))
+    options = fields.Dict(keys=fields.String(validate=validate.Length(max=60)), load_default=dict,
+                          validate=validate.Length(max=30))
+
+
+class ReplayRequest(Schema):
+    class Meta:
+        unknown = RAISE
+
+    state = fields.Raw(load_default=None, allow_none=True)
+    new_game = fields.Nested(NewGameSpec, load_default=None, allow_none=True)
+    actions = fields.List(fields.Raw(), required=True, validate=validate.Length(max=MAX_REPLAY_ACTIONS))
+    on_illegal = fields.String(load_default="stop", validate=validate.OneOf(ON_ILLEGAL))
+    digests = fields.String(load_default="each", validate=validate.OneOf(DIGESTS))
+    events = fields.Boolean(load_default=False)
+    derived = fields.Boolean(load_default=True)
+
+
+def start_state(req: dict):
+    """The replay's first position: the posted state, or a new game of a scenario."""
+    cache = current_app.extensions["graph_cache"]
+    if (req["state"] is None) == (req["new_game"] is None):
+        raise invalid([{"pointer": "/state", "detail": "give exactly one of state or new_game"}])
+    if req["state"] is not None:
+        return parse_state(req["state"], cache)
+    ng = req["new_game"]
+    scen = get_scenario(ng["scenario"])
+    if not scen.has_map:
+        raise invalid([{"pointer": "/new_game/scenario",
+                        "detail": f"scenario {scen.id!r} has no map of its own; post a state"}])
+    if ng["players"] not in scen.players:
+        raise invalid([{"pointer": "/new_game/players",
+                        "detail": f"scenario {scen.id!r} is for {list(scen.players)} players"}])
+    state = scen.new_game(ng["players"], ng["seed"], ng["options"])
+    return state, cache.get(state.terrain_map())
+
+
+@tools.post("/v1/replay")
+def replay_view():
+    limit = current_app.config.get("REPLAY_MAX_BODY_BYTES", DEFAULT_REPLAY_MAX_BODY)
+    req = load(ReplayRequest(), read_json(request, max(limit, current_app.config["MAX_BODY_BYTES"])))
+    state, graph = start_state(req)
+    actions = [parse_action(raw, state, f"/actions/{i}") for i, raw in enumerate(req["actions"])]
+    r = replay(state, actions, graph, on_illegal=req["on_illegal"], digests=req["digests"], events=req["events"])
+    return ok(replay_json(r, state, graph, action_json, digests=req["digests"], with_derived=req["derived"],
+                          total=len(actions)))
+
+
+class LegalRequest(Schema):
+    class Meta:
+        unknown = RAISE
+
+    state = fields.Raw(required=True)
+    player = StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, 3))
+
+
+@tools.post("/v1/legal-actions")
+def legal_actions_view():
+    req = load(LegalRequest(), read_json(request, current_app.config["MAX_BODY_BYTES"]))
+    state, graph = parse_state(req["state"], current_app.extensions["graph_cache"])
+    if req["player"] is not None and req["player"] >= state.num_players:
+        raise invalid([{"pointer": "/player",
+                        "detail": f"player {req['player']} does not exist in a {state.num_players}-player game"}])
+    la = legal_actions(state, graph, get_scenario(state.scenario), req["player"])
+    return ok({"phase": state.phase, "current_player": state.current_player, **la.to_json()})
+
+
+class Highlight(Schema):
+    class Meta:
+        unknown = RAISE
+
+    route_of = StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, 3))
+
+
+class RenderRequest(Schema):
+    class Meta:
+        unknown = RAISE
+
+    state = fields.Raw(required=True)
+    action = fields.Raw(load_default=None, allow_none=True)
+    highlight = fields.Nested(Highlight, load_default=None, allow_none=True)
+    format = fields.String(load_default="svg", validate=validate.OneOf(("svg", "png")))
+    size = fields.Float(load_default=30.0, validate=validate.Range(8, 80))
+    coords = fields.Boolean(load_default=False)
+    frame = fields.Boolean(load_default=True)
+
+
+def _kind(v: Any) -> str:
+    if isinstance(v, tuple) and len(v) == 2:
+        return "hexes"
+    if isinstance(v, tuple) and len(v) == 3:
+        return "nodes" if v[2] in ("N", "S") else "edges"
+    return ""
+
+
+def violation_marks(action, violations) -> dict[str, list]:
+    """Where each violation lies on the board: the coordinate its pointer names in the action (e.g.
+    ``/action/pieces/1/edge``), else every coordinate of the action (``/action``, ``/action/player``)."""
+    marks: dict[str, list] = {"hexes": [], "nodes": [], "edges": []}
+
+    def add(v: Any) -> None:
+        k = _kind(v)
+        if k and list(v) not in marks[k]:
+            marks[k].append(list(v))
+
+    def every(v: Any) -> None:
+        if isinstance(v, dict):
+            for x in v.values():
+                every(x)
+        elif isinstance(v, list):
+            for x in v:
+                every(x)
+        else:
+            add(v)
+
+    for vi in violations:
+        parts = vi.path.split("/")[2:] if vi.path.startswith("/action/") else []
+        node: Any = action.params
+        for part in parts:
+            if isinstance(node, dict) and part in node:
+                node = node[part]
+            elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+                node = node[int(part)]
+            else:
+                node = None
+                break
+        if node is not None and parts and _kind(node):
+            add(node)
+        else:
+            every(action.params)
+    return marks
+
+
+def png_of(svg: str) -> bytes:
+    """PNG bytes of an SVG picture (cairosvg, which needs the cairo library), or a 501 saying why not."""
+    try:
+        import cairosvg
+    except (ImportError, OSError) as e:
+        raise Problem(501, f"PNG output is not available on this server ({e}); ask for format svg",
+                      kind="not-implemented") from None
+    return cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+
+
+@tools.post("/v1/render")
+def render_view():
+    """A picture of a posted state, optionally with a route witness and where a proposed action breaks a rule."""
+    from ..engine.derive import route_lengths
+    from ..render.svg import state_svg
+    req = load(RenderRequest(), read_json(request, current_app.config["MAX_BODY_BYTES"]))
+    fmt = request.args.get("format", req["format"])
+    if fmt not in ("svg", "png"):
+        raise invalid([{"pointer": "/format", "detail": "must be svg or png"}])
+    state, graph = parse_state(req["state"], current_app.extensions["graph_cache"])
+    scen = get_scenario(state.scenario)
+    options: dict[str, Any] = {"size": req["size"], "show_coords": req["coords"], "show_frame": req["frame"]}
+    headers: dict[str, str] = {}
+    hl = req["highlight"] or {}
+    if hl.get("route_of") is not None:
+        p = hl["route_of"]
+        if p >= state.num_players:
+            raise invalid([{"pointer": "/highlight/route_of", "detail": f"player {p} does not exist"}])
+        length, path = route_lengths(state, graph, scen)[p]
+        options["route"] = path
+        headers["X-Route-Length"] = str(length)
+    if req["action"] is not None:
+        from .service import judge
+        action = parse_action(req["action"], state)
+        verdict = judge(state, action, graph)
+        headers["X-Legal"] = "true" if verdict.legal else "false"
+        if not verdict.legal:
+            options["marks"] = violation_marks(action, verdict.violations)
+            headers["X-Violations"] = ",".join(v.rule for v in verdict.violations)
+    svg = state_svg(state, **options)
+    if fmt == "png":
+        return Response(png_of(svg), mimetype="image/png", headers=headers)
+    return Response(svg, mimetype="image/svg+xml", headers=headers)
+
+
+@tools.get("/")
+def viewer():
+    """The viewer page for tabletop referees (plain HTML and a little JavaScript)."""
+    return Response((STATIC / "viewer.html").read_text(encoding="utf-8"), mimetype="text/html")
+
+
+def unknown_field(data: Any, allowed: set[str]) -> None:
+    if not isinstance(data, dict):
+        raise invalid([{"pointer": "/", "detail": "must be an object"}])
+    extra = sorted(set(data) - allowed)
+    if extra:
+        raise invalid([{"pointer": f"/{k}", "detail": "unknown field"} for k in extra])
+
+
+__all__ = ["tools", "Problem"]

@@ -1,0 +1,581 @@
+"""GOLD actions: gold as a currency beside the resource cards, and mobile gold ships.
+
+Gold coins (GOLD-005, R-042) are ``Player.gold``: never a resource card, so the robber cannot steal them,
+a 7 does not count them, Monopoly cannot name them. Every building costs its gold on top of its cards
+(GOLD-007..011); Road Building still costs 1 gold per piece (GOLD-019); the bank sells a card for 2 gold
+and buys 3 cards for 1 gold (GOLD-016, GOLD-018).
+
+Ships (GOLD-020..033, R-031..R-034, R-044) are single pieces with a home and a cargo, kept in
+``scenario_state["ships"]`` (several may share a space, GOLD-028), each a record
+``{"id", "player", "home": [q, r, c], "edge": [q, r, s], "cargo", "built", "moved", "extended"}``
+where ``built`` / ``moved`` / ``extended`` are this turn's bookkeeping (cleared when the turn ends).
+
+The handlers that replace the engine's for GOLD (building with gold, the development card's two prices,
+Road Building, ships docked at home, trades with gold) are in :data:`REPLACEMENTS`, returned by the
+scenario's ``handler`` hook; the new action types register as usual.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ..bank import COSTS, cannot_pay, pay
+from ..core import Ctx, Violation, fmt_cards
+from ..geometry import Edge, Node, edge_str, node_str
+from ..mapgraph import RESOURCES
+from ..placement import road_connected, road_site
+from ..rng import Rng
+from ..state import DEV_CARDS, State
+from . import HANDLERS, Handler, handler
+from .dev import dev_wrong_phase, mark_played, may_play
+
+#: The gold part of each cost (GOLD-007..010); the cards are the base costs (BASE-COST, SEA-006).
+GOLD_COST = {"road": 1, "ship": 1, "settlement": 2, "city": 2}
+COST_RULE = {"road": "GOLD-007", "ship": "GOLD-008", "settlement": "GOLD-009", "city": "GOLD-010"}
+#: GOLD-011: a development card costs wool + ore + grain + 1 gold, or wool + ore + 2 gold.
+DEV_PRICES = {"grain": ({"wool": 1, "ore": 1, "grain": 1}, 1), "gold": ({"wool": 1, "ore": 1}, 2)}
+SHIP_CAPACITY = {"settlement": 1, "city": 2}     # GOLD-022
+CARGO_MAX = 4                                    # GOLD-030
+BASE_MOVE = 2                                    # GOLD-024
+EXTRA_MOVE = 2                                   # GOLD-025 / GOLD-026
+SELL_RATE = 2                                    # GOLD-016: 2 gold buy 1 resource card
+BUY_RATE = 3                                     # GOLD-018: 3 cards (mixed) buy 1 gold
+
+
+# -- ships in scenario_state -------------------------------------------------------------------------
+
+def ships_of(state: State) -> list[dict]:
+    return state.scenario_state.get("ships") or []
+
+
+def find_ship(state: State, ship_id: Any) -> Optional[dict]:
+    for sh in ships_of(state):
+        if sh.get("id") == ship_id:
+            return sh
+    return None
+
+
+def ship_edge(sh: dict) -> Edge:
+    q, r, s = sh["edge"]
+    return (int(q), int(r), str(s))
+
+
+def ship_home(sh: dict) -> Node:
+    q, r, c = sh["home"]
+    return (int(q), int(r), str(c))
+
+
+def fleet_sizes(state: State) -> list[int]:
+    counts = [0] * state.num_players
+    for sh in ships_of(state):
+        if 0 <= sh["player"] < state.num_players:
+            counts[sh["player"]] += 1
+    return counts
+
+
+def dock_of(g, sh: dict) -> Optional[str]:
+    """Where a ship lies: "home" (a space touching its own home, GOLD-031), "gold" (a space between gold
+    and water, GOLD-032) or None: open water (GOLD-033)."""
+    from ..scenarios.gold_mnr import is_gold_dock, is_home_dock
+    e = ship_edge(sh)
+    if is_home_dock(g, e, ship_home(sh)):
+        return "home"
+    if is_gold_dock(g, e):
+        return "gold"
+    return None
+
+
+# -- gold as a currency --------------------------------------------------------------------------------
+
+def gold_short(state: State, player: int, need: int, what: str, rule: str) -> list[Violation]:
+    have = state.players[player].gold
+    if have < need:
+        return [Violation(rule, f"{what} also costs {need} gold; player {player} has {have} gold")]
+    return []
+
+
+def pay_gold(s: State, player: int, n: int) -> None:
+    s.players[player].gold -= n          # the bank's gold is unlimited (R-042)
+
+
+def with_gold(base: Handler, item: str) -> Handler:
+    """The engine's handler for ``item`` with its gold part added in the main phase (set-up is free)."""
+    rule, need = COST_RULE[item], GOLD_COST[item]
+
+    def check(ctx: Ctx) -> list[Violation]:
+        v = base.check(ctx)
+        if v or ctx.state.phase == "setup":
+            return v
+        return gold_short(ctx.state, ctx.action.player, need, f"a {item}", rule)
+
+    def apply(ctx: Ctx, s: State) -> None:
+        paid = ctx.state.phase != "setup"
+        base.apply(ctx, s)
+        if paid:
+            pay_gold(s, ctx.action.player, need)
+            ctx.emit("paid_gold", player=ctx.action.player, gold=need, item=item)
+
+    return Handler(base.type, base.phases, check, apply, base.actor, base.not_your_turn, base.changes_routes,
+                   base.wrong_phase)
+
+
+# -- building a ship at home (GOLD-021, GOLD-022, R-044) ------------------------------------------------
+
+def ship_site_violations(ctx: Ctx, state: State, player: int, edge: Edge, path: str) -> tuple[list[Violation], Optional[Node]]:
+    """GOLD-021: a ship is built on a space touching one of the builder's front-coast buildings, its
+    home; GOLD-022: a settlement homes 1 ship, a city 2; R-044: 15 ships per player."""
+    from ..scenarios.gold_mnr import front_coast, is_space
+    g = ctx.graph
+    if state.players[player].supply.get("ships", 0) <= 0:
+        return [Violation("BASE-COMP-1", f"no ships left in player {player}'s supply (15 per player, R-044)",
+                          path)], None
+    if not is_space(g, edge):
+        return [Violation("GOLD-021", f"a ship is built on a space (an edge with water on at least one side, "
+                          f"R-031) docked at your front-coast building; {edge_str(edge)} is not a space", path)], None
+    fc = front_coast(state, g)
+    eid = g.edge_index[edge]
+    home = None
+    for nid in g.edge_node_ids[eid]:
+        n = g.nodes[nid]
+        b = state.buildings.get(n)
+        if b is not None and b[0] == player and n in fc:
+            home = n
+    if home is None:
+        return [Violation("GOLD-021", f"ships are built only docked at one of your settlements or cities on the "
+                          f"front coast; {edge_str(edge)} touches none of player {player}'s", path)], None
+    kind = state.buildings[home][1]
+    homed = sum(1 for sh in ships_of(state) if ship_home(sh) == home)
+    cap = SHIP_CAPACITY[kind]
+    if homed >= cap:
+        return [Violation("GOLD-022", f"a {kind} supports {cap} ship{'s' if cap > 1 else ''}; the {kind} on "
+                          f"{node_str(home)} already has {homed}", path)], None
+    return [], home
+
+
+def add_ship(s: State, player: int, edge: Edge, home: Node) -> dict:
+    ships = s.scenario_state.setdefault("ships", [])
+    new_id = max((sh["id"] for sh in ships), default=-1) + 1
+    sh = {"id": new_id, "player": player, "home": list(home), "edge": list(edge), "cargo": 0,
+          "built": True, "moved": 0, "extended": False}       # GOLD-027: built this turn, cannot move
+    ships.append(sh)
+    s.players[player].supply["ships"] -= 1
+    return sh
+
+
+class BuildGoldShip:
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        a, s = ctx.action, ctx.state
+        if s.phase == "setup":
+            return [Violation("GOLD-021", "ships are built only at front-coast buildings, and no starting "
+                              "settlement stands on the front coast (GOLD-035): a set-up piece is a road")]
+        v, _ = ship_site_violations(ctx, s, a.player, a.get("edge"), "/action/edge")
+        return (v or cannot_pay(s, a.player, COSTS["ship"], "a ship", "GOLD-008")
+                or gold_short(s, a.player, GOLD_COST["ship"], "a ship", "GOLD-008"))
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        a = ctx.action
+        _, home = ship_site_violations(ctx, ctx.state, a.player, a.get("edge"), "/action/edge")
+        sh = add_ship(s, a.player, a.get("edge"), home)
+        pay(s, a.player, COSTS["ship"])
+        pay_gold(s, a.player, GOLD_COST["ship"])
+        ctx.emit("built", player=a.player, piece="ship", edge=list(a.get("edge")), ship=sh["id"], home=sh["home"])
+
+
+# -- the development card's two prices (GOLD-011) -------------------------------------------------------
+
+def dev_price(state: State, player: int, choice: Optional[str]) -> str:
+    """The buyer's choice; without one, the grain price when the hand pays it, else the 2-gold price."""
+    if choice is not None:
+        return choice
+    cards, gold = DEV_PRICES["grain"]
+    hand = state.players[player].resources
+    if all(hand.get(r, 0) >= n for r, n in cards.items()) and state.players[player].gold >= gold:
+        return "grain"
+    return "gold"
+
+
+class BuyGoldDevelopmentCard:
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        s, a = ctx.state, ctx.action
+        if sum(s.dev_deck.values()) <= 0:
+            return [Violation("BASE-COMP-3", "the development deck is empty; no more cards can be bought")]
+        card = a.get("card")
+        if card is not None and s.dev_deck.get(card, 0) <= 0:
+            return [Violation("BASE-COMP-3", f"the deck holds no {card} card", "/action/card")]
+        price = dev_price(s, a.player, a.get("price"))
+        cards, gold = DEV_PRICES[price]
+        what = f"a development card at the {price} price"
+        return cannot_pay(s, a.player, cards, what, "GOLD-011") or gold_short(s, a.player, gold, what, "GOLD-011")
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        a = ctx.action
+        price = dev_price(ctx.state, a.player, a.get("price"))
+        cards, gold = DEV_PRICES[price]
+        card = a.get("card")
+        if card is None:
+            rng = Rng(s.rng_seed, s.rng_counter)
+            card = rng.pick_weighted(s.dev_deck, DEV_CARDS)
+            s.rng_counter = rng.counter
+        pay(s, a.player, cards)
+        pay_gold(s, a.player, gold)
+        s.dev_deck[card] -= 1
+        p = s.players[a.player]
+        p.dev_cards_new[card] = p.dev_cards_new.get(card, 0) + 1
+        ctx.emit("bought_development_card", player=a.player, card=card, price=price,
+                 paid={**{r: n for r, n in cards.items()}, "gold": gold})
+
+
+# -- Road Building: free cards, but each piece pays its gold (GOLD-019, R-043) ---------------------------
+
+class PlayGoldRoadBuilding:
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        v = may_play(ctx, "road_building")
+        if v:
+            return v
+        from ..scenarios.gold_mnr import Board, road_cuts_off
+        s, a = ctx.state, ctx.action
+        pieces = a.get("pieces")
+        sup = s.players[a.player].supply
+        avail = sup.get("roads", 0) + sup.get("ships", 0)
+        want = min(2, avail)
+        if avail <= 0 or len(pieces) != want:
+            return [Violation("BASE-DEV-6", f"Road Building places {want} piece{'s' if want != 1 else ''} "
+                              f"(2, or what the supply allows); the action names {len(pieces)}", "/action/pieces")]
+        v = gold_short(s, a.player, len(pieces), f"Road Building's {len(pieces)} free piece(s)", "GOLD-019")
+        if v:
+            return v
+        tmp = s.copy()
+        for i, piece in enumerate(pieces):
+            path = f"/action/pieces/{i}/edge"
+            sub = Ctx(tmp, a, ctx.graph, ctx.scenario)
+            kind, edge = piece["kind"], piece["edge"]
+            if kind == "road":
+                if tmp.players[a.player].supply.get("roads", 0) <= 0:
+                    return [Violation("BASE-COMP-1", f"no roads left in player {a.player}'s supply",
+                                      f"/action/pieces/{i}/kind")]
+                v = road_site(sub, edge, path) or road_connected(sub, edge, a.player, path)
+                if v:
+                    return v
+                cut = road_cuts_off(Board(tmp, ctx.graph), a.player, edge)
+                if cut is not None:
+                    return [cut_off_violation(cut, edge, path)]
+                tmp.roads[edge] = a.player
+                tmp.players[a.player].supply["roads"] -= 1
+            else:
+                v, home = ship_site_violations(sub, tmp, a.player, edge, path)
+                if v:
+                    return v
+                add_ship(tmp, a.player, edge, home)
+        return []
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        a = ctx.action
+        mark_played(s, a.player, "road_building")
+        ctx.emit("played", player=a.player, card="road_building")
+        for piece in a.get("pieces"):
+            kind, edge = piece["kind"], piece["edge"]
+            if kind == "road":
+                s.roads[edge] = a.player
+                s.players[a.player].supply["roads"] -= 1
+                ctx.emit("built", player=a.player, piece="road", edge=list(edge), free=True)
+            else:
+                sub = Ctx(s, a, ctx.graph, ctx.scenario)
+                _, home = ship_site_violations(sub, s, a.player, edge, "/action")
+                sh = add_ship(s, a.player, edge, home)
+                ctx.emit("built", player=a.player, piece="ship", edge=list(edge), ship=sh["id"], home=sh["home"],
+                         free=True)
+        n = len(a.get("pieces"))
+        pay_gold(s, a.player, n)
+        ctx.emit("paid_gold", player=a.player, gold=n, item="road_building")
+
+
+def cut_off_violation(cut: tuple[int, int], edge: Edge, path: str) -> Violation:
+    q, before = cut
+    return Violation("GOLD-036", f"no player may be cut off from the front coast: a road on {edge_str(edge)} "
+                     f"leaves player {q} no way to a free front-coast site (minimum number of roads {before} -> "
+                     f"none; R-040)", path)
+
+
+# -- trades with gold ----------------------------------------------------------------------------------
+
+def _split(cards: dict[str, int]) -> tuple[dict[str, int], int]:
+    res = {r: n for r, n in cards.items() if n and r != "gold"}
+    return res, int(cards.get("gold", 0) or 0)
+
+
+class GoldDomesticTrade:
+    """BASE-TRADE-1..5 with gold on either side in any amount (R-042)."""
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        s, a = ctx.state, ctx.action
+        partner = a.get("partner")
+        give, give_gold = _split(a.get("give"))
+        get, get_gold = _split(a.get("get"))
+        if partner == a.player or not (0 <= partner < s.num_players):
+            return [Violation("BASE-TRADE-2", f"the active player trades with another player; partner {partner} "
+                              "is not one", "/action/partner")]
+        if not a.get("accepted"):
+            return [Violation("BASE-TRADE-2", f"a domestic trade needs the partner's agreement; player {partner} "
+                              "has not accepted", "/action/accepted")]
+        if not (give or give_gold) or not (get or get_gold):
+            return [Violation("BASE-TRADE-3", "a domestic trade has at least one card or coin on each side (no gifts)",
+                              "/action/give" if not (give or give_gold) else "/action/get")]
+        same = sorted(set(give) & set(get)) + (["gold"] if give_gold and get_gold else [])
+        if same:
+            return [Violation("BASE-TRADE-4", f"a trade may not exchange a kind for the same kind: {', '.join(same)} "
+                              "is on both sides", "/action/get")]
+        for who, cards, gold, path in ((a.player, give, give_gold, "/action/give"),
+                                       (partner, get, get_gold, "/action/get")):
+            hand = s.players[who].resources
+            short = {r: n - hand.get(r, 0) for r, n in cards.items() if hand.get(r, 0) < n}
+            if gold > s.players[who].gold:
+                short["gold"] = gold - s.players[who].gold
+            if short:
+                return [Violation("BASE-TRADE-2", f"player {who} cannot trade what they do not hold: short of "
+                                  f"{fmt_cards(short)}", path)]
+        return []
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        a = ctx.action
+        partner = a.get("partner")
+        give, give_gold = _split(a.get("give"))
+        get, get_gold = _split(a.get("get"))
+        me, other = s.players[a.player], s.players[partner]
+        for r, n in give.items():
+            me.resources[r] -= n
+            other.resources[r] += n
+        for r, n in get.items():
+            other.resources[r] -= n
+            me.resources[r] += n
+        me.gold += get_gold - give_gold
+        other.gold += give_gold - get_gold
+        ctx.emit("traded", player=a.player, partner=partner, gave={**give, **({"gold": give_gold} if give_gold else {})},
+                 got={**get, **({"gold": get_gold} if get_gold else {})})
+
+
+@handler("gold_trade", {"main"}, not_your_turn="BASE-TRADE-9")
+class GoldTrade:
+    """GOLD-016: 2 gold buy 1 resource card; GOLD-018: any 3 resource cards (mixed) buy 1 gold."""
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        s, a = ctx.state, ctx.action
+        give, give_gold = _split(a.get("give"))
+        get, get_gold = _split(a.get("get"))
+        p = s.players[a.player]
+        if give_gold and not give and get and not get_gold:
+            n = sum(get.values())
+            if give_gold != SELL_RATE * n:
+                return [Violation("GOLD-016", f"the bank sells a resource card for {SELL_RATE} gold: {n} card"
+                                  f"{'s' if n != 1 else ''} cost {SELL_RATE * n} gold, not {give_gold}", "/action/give")]
+            if p.gold < give_gold:
+                return [Violation("GOLD-016", f"player {a.player} has {p.gold} gold, fewer than the {give_gold} offered",
+                                  "/action/give")]
+            for r, k in get.items():
+                if s.bank.get(r, 0) < k:
+                    return [Violation("BASE-TRADE-9", f"the bank holds {s.bank.get(r, 0)} {r}, fewer than the {k} asked",
+                                      f"/action/get/{r}")]
+            return []
+        if give and not give_gold and get_gold and not get:
+            n = sum(give.values())
+            if n != BUY_RATE * get_gold:
+                return [Violation("GOLD-018", f"the bank pays 1 gold for any {BUY_RATE} resource cards: {get_gold} gold "
+                                  f"take {BUY_RATE * get_gold} cards, not {n}", "/action/give")]
+            hand = p.resources
+            short = {r: k - hand.get(r, 0) for r, k in give.items() if hand.get(r, 0) < k}
+            if short:
+                return [Violation("GOLD-018", f"player {a.player} cannot give cards they do not hold: short of "
+                                  f"{fmt_cards(short)}", "/action/give")]
+            return []
+        return [Violation("GOLD-016", "a gold trade with the bank is gold for resource cards (2 gold each, GOLD-016) "
+                          "or resource cards for gold (3 cards each, GOLD-018)", "/action")]
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        a = ctx.action
+        give, give_gold = _split(a.get("give"))
+        get, get_gold = _split(a.get("get"))
+        p = s.players[a.player]
+        for r, k in give.items():
+            p.resources[r] -= k
+            s.bank[r] += k
+        for r, k in get.items():
+            p.resources[r] += k
+            s.bank[r] -= k
+        p.gold += get_gold - give_gold
+        ctx.emit("traded", player=a.player, partner="bank", gave={**give, **({"gold": give_gold} if give_gold else {})},
+                 got={**get, **({"gold": get_gold} if get_gold else {})})
+
+
+# -- sailing, loading, unloading (GOLD-023..032, R-031..R-033) --------------------------------------------
+
+def own_ship(ctx: Ctx) -> tuple[Optional[dict], list[Violation]]:
+    a = ctx.action
+    sh = find_ship(ctx.state, a.get("ship"))
+    if sh is None:
+        return None, [Violation("GOLD-020", f"there is no ship {a.get('ship')} (ships are named by their id in "
+                                "scenario_state.ships)", "/action/ship")]
+    if sh["player"] != a.player:
+        return None, [Violation("GOLD-023", f"ship {sh['id']} belongs to player {sh['player']}, not to player "
+                                f"{a.player}", "/action/ship")]
+    return sh, []
+
+
+@handler("sail_ship", {"main"}, not_your_turn="GOLD-024")
+class SailShip:
+    """Move one ship along a path of spaces: 2 a turn (GOLD-024), +2 for 1 wool (GOLD-025) or 2 gold of its
+    own cargo (GOLD-026), at most one extension per ship and turn (R-033); not the turn it was built
+    (GOLD-027); spaces are shared freely (GOLD-028). The verdict names the first illegal step."""
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        from ..scenarios.gold_mnr import is_space, spaces_adjacent
+        s, a, g = ctx.state, ctx.action, ctx.graph
+        sh, v = own_ship(ctx)
+        if v:
+            return v
+        if sh.get("built"):
+            return [Violation("GOLD-027", f"ship {sh['id']} was built this turn and cannot move until its owner's "
+                              "next turn", "/action/ship")]
+        extend = a.get("extend")
+        extended = bool(sh.get("extended"))
+        if extend is not None:
+            if extended:
+                return [Violation("GOLD-025", f"ship {sh['id']} has already had its +2 spaces this turn (one wool or "
+                                  "2 cargo gold per ship and turn, R-033)", "/action/extend")]
+            if extend == "wool" and s.players[a.player].resources.get("wool", 0) < 1:
+                return [Violation("GOLD-025", f"+2 spaces cost 1 wool; player {a.player} has none", "/action/extend")]
+            if extend == "cargo" and sh.get("cargo", 0) < 2:
+                return [Violation("GOLD-026", f"+2 spaces cost 2 gold from the ship's own cargo; ship {sh['id']} "
+                                  f"carries {sh.get('cargo', 0)}", "/action/extend")]
+            extended = True
+        allowance = BASE_MOVE + (EXTRA_MOVE if extended else 0)
+        left = allowance - int(sh.get("moved", 0))
+        prev = ship_edge(sh)
+        for i, e in enumerate(a.get("path")):
+            path = f"/action/path/{i}"
+            if not is_space(g, e):
+                return [Violation("GOLD-024", f"step {i + 1}: {edge_str(e)} is not a space (a space is an edge with "
+                                  "water on at least one side, R-031)", path)]
+            if not spaces_adjacent(g, prev, e):
+                return [Violation("GOLD-024", f"step {i + 1}: {edge_str(e)} does not touch {edge_str(prev)}; each step "
+                                  "goes to a space sharing an intersection with the last (R-031)", path)]
+            if i + 1 > left:
+                more = "" if extended else " (+2 for 1 wool or 2 cargo gold, GOLD-025/026)"
+                return [Violation("GOLD-024", f"step {i + 1}: ship {sh['id']} has {max(left, 0)} of its {allowance} "
+                                  f"spaces left this turn{more}", path)]
+            prev = e
+        return []
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        a = ctx.action
+        sh = find_ship(s, a.get("ship"))
+        extend = a.get("extend")
+        if extend == "wool":
+            s.players[a.player].resources["wool"] -= 1
+            s.bank["wool"] = s.bank.get("wool", 0) + 1
+        elif extend == "cargo":
+            sh["cargo"] = sh.get("cargo", 0) - 2                       # to the bank (R-033)
+        if extend is not None:
+            sh["extended"] = True
+        path = a.get("path")
+        sh["moved"] = int(sh.get("moved", 0)) + len(path)
+        sh["edge"] = list(path[-1])
+        ctx.emit("sailed", player=a.player, ship=sh["id"], path=[list(e) for e in path], extend=extend,
+                 docked=dock_of(ctx.graph, sh))
+
+
+def _amount(a, default: int) -> int:
+    n = a.get("amount")
+    return default if n is None else int(n)
+
+
+@handler("load_gold", {"main"}, not_your_turn="GOLD-032")
+class LoadGold:
+    """GOLD-032 / R-032: docked at a gold island, a ship loads gold up to its hold of 4 (GOLD-030)."""
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        sh, v = own_ship(ctx)
+        if v:
+            return v
+        if dock_of(ctx.graph, sh) != "gold":
+            return [Violation("GOLD-032", f"gold is loaded only docked at a gold island (a space between a gold hex "
+                              f"and water); ship {sh['id']} lies on {edge_str(ship_edge(sh))}", "/action/ship")]
+        room = CARGO_MAX - sh.get("cargo", 0)
+        n = _amount(ctx.action, room)
+        if n < 1 or n > room:
+            return [Violation("GOLD-030", f"a ship carries at most {CARGO_MAX} gold; ship {sh['id']} has {sh.get('cargo', 0)} "
+                              f"and can load 1 to {room}, not {n}" if room else
+                              f"ship {sh['id']} is full ({CARGO_MAX} gold)", "/action/amount")]
+        return []
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        sh = find_ship(s, ctx.action.get("ship"))
+        n = _amount(ctx.action, CARGO_MAX - sh.get("cargo", 0))
+        sh["cargo"] = sh.get("cargo", 0) + n
+        ctx.emit("loaded_gold", player=ctx.action.player, ship=sh["id"], gold=n, cargo=sh.get("cargo", 0))
+
+
+@handler("unload_gold", {"main"}, not_your_turn="GOLD-031")
+class UnloadGold:
+    """GOLD-031 / GOLD-023: docked at its own home, a ship unloads into its owner's gold."""
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        sh, v = own_ship(ctx)
+        if v:
+            return v
+        if dock_of(ctx.graph, sh) != "home":
+            return [Violation("GOLD-023", f"a ship unloads only docked at its own home {node_str(ship_home(sh))} (a "
+                              f"space touching it); ship {sh['id']} lies on {edge_str(ship_edge(sh))}", "/action/ship")]
+        n = _amount(ctx.action, sh.get("cargo", 0))
+        if n < 1 or n > sh.get("cargo", 0):
+            return [Violation("GOLD-031", f"ship {sh['id']} carries {sh.get('cargo', 0)} gold; it cannot unload {n}",
+                              "/action/amount")]
+        return []
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        sh = find_ship(s, ctx.action.get("ship"))
+        n = _amount(ctx.action, sh.get("cargo", 0))
+        sh["cargo"] = sh.get("cargo", 0) - n
+        s.players[sh["player"]].gold += n
+        ctx.emit("unloaded_gold", player=ctx.action.player, ship=sh["id"], gold=n)
+
+
+def _replacements() -> dict[str, Handler]:
+    base = HANDLERS
+    out = {item: with_gold(base[f"build_{item}"], item) for item in ("road", "settlement", "city")}
+    out = {f"build_{k}": v for k, v in out.items()}
+    b = base["build_ship"]
+    out["build_ship"] = Handler("build_ship", frozenset({"setup", "main"}), BuildGoldShip.check, BuildGoldShip.apply,
+                                not_your_turn=b.not_your_turn)
+    d = base["buy_development_card"]
+    out["buy_development_card"] = Handler(d.type, d.phases, BuyGoldDevelopmentCard.check, BuyGoldDevelopmentCard.apply,
+                                          d.actor, d.not_your_turn)
+    rb = base["play_road_building"]
+    out["play_road_building"] = Handler(rb.type, rb.phases, PlayGoldRoadBuilding.check, PlayGoldRoadBuilding.apply,
+                                        rb.actor, rb.not_your_turn, True, dev_wrong_phase)
+    t = base["domestic_trade"]
+    out["domestic_trade"] = Handler(t.type, t.phases, GoldDomesticTrade.check, GoldDomesticTrade.apply, t.actor,
+                                    t.not_your_turn)
+    return out
+
+
+_REPL: dict[str, Handler] = {}
+
+
+def replacement(action_type: str) -> Optional[Handler]:
+    """The GOLD handler replacing the engine's for ``action_type`` (built on first use)."""
+    if not _REPL:
+        _REPL.update(_replacements())
+    return _REPL.get(action_type)
+
+
+__all__ = ["replacement", "ships_of", "find_ship", "fleet_sizes", "dock_of", "ship_edge", "ship_home",
+           "GOLD_COST", "DEV_PRICES", "CARGO_MAX", "RESOURCES"]

@@ -1,0 +1,84 @@
+"""Scenario 2 "The Four Islands" (3 players, seeds/002): four islands, each player starting on one or two.
+
+The printed map (Illustration H/I) is missing (R-001). Decided layout: a 5-row board (32 tiles) with an
+island in each corner (4, 4, 4 and 3 hexes) and a cross of sea between them; the 15 land hexes and their
+15 tokens are shuffled from the SC02 tables onto the island cells by the seeded generator (SC02-002), and
+the 8 harbour tokens onto two fixed slots per island (SEA-003). Scenario 3 (:mod:`.sc03_four_islands`)
+is the 4-player board with the same rules.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import Ctx, Violation
+from ..islands import island_map
+from ..state import State
+from .components import harbor_row, hex_row, token_row
+from .hooks import award_first_on_island, coastal_setup_ship_violations, home_islands, record_home_islands
+from .mapdata import MappedScenario, MapSpec, hex_at
+from .seafarers import Seafarers
+
+HEXES = hex_row(17, 0, 0, 3, 3, 3, 3, 3)                    # SC02-002, table A
+TOKENS = token_row(1, 1, 2, 1, 2, 2, 2, 2, 1, 1)            # SC02-002, table B
+HARBORS = harbor_row(5, 3)
+
+ROWS = (
+    " L L s s L L",
+    "L L s s s L L",
+    " s s s s s s",
+    "L L s s s L L",
+    " L L s s s L",
+)
+
+
+def _at(col: int, row: int):
+    return hex_at(ROWS, col, row)
+
+
+MAP = MapSpec(
+    rows=ROWS,
+    legend={"L": "pool:land"},
+    pools={"land": {k: v for k, v in HEXES.items() if k != "sea"}},
+    tokens={"*": TOKENS},
+    harbors=((_at(3, 0), "E"), (_at(2, 1), "SE"), (_at(9, 0), "W"), (_at(10, 1), "SW"),
+             (_at(2, 3), "NE"), (_at(3, 4), "E"), (_at(10, 3), "W"), (_at(11, 4), "SW")),
+    harbor_kinds=HARBORS,
+)
+
+
+class FourIslands(MappedScenario, Seafarers):
+    """The Four Islands rules; ``rules`` names the rule IDs of the edition (III: SC02, IV: SC03)."""
+
+    id = "SC02"
+    name = "The Four Islands (3 players)"
+    source = "seeds/002 Scenario 2"
+    players = (3,)                                          # SC02-001
+    vp_target = 12                                          # SC02-007
+    component_rule = "SC02-002"
+    component_tables = {3: {"hexes": HEXES, "tokens": TOKENS, "harbors": HARBORS}}
+    map_specs = {3: MAP}
+    rules = {"ship": "SC02-004", "first": "SC02-005", "further": "SC02-006", "home": "SC02-003"}
+
+    def check(self, ctx: Ctx) -> list[Violation]:
+        """SC02-004 / SC03-004 (R-017): a starting settlement on a coast facing another island takes a
+        ship instead of its road. SC02-003: starting settlements may go on any island."""
+        return coastal_setup_ship_violations(ctx, self.rules["ship"])
+
+    def after_action(self, ctx: Ctx, s: State) -> None:
+        """SC02-003: home islands are fixed when set-up ends (R-018). SC02-005/006: the first settlement
+        on the first unknown island earns 1 SVP, on each further unknown island 2."""
+        record_home_islands(ctx, s)
+        if ctx.action.type != "build_settlement" or ctx.state.phase == "setup":
+            return
+        p = ctx.action.player
+        imap = island_map(s)
+        unknown = set(imap.values()) - home_islands(ctx.state, p, island_map(ctx.state))
+        award_first_on_island(ctx, s, unknown, 1, 2, self.rules["first"], self.rules["further"])
+
+    def validate_state(self, state: State) -> list[tuple[str, str]]:
+        out = []
+        for p, names in ((state.scenario_state or {}).get("home_islands") or {}).items():
+            if not (p.isdigit() and int(p) < state.num_players) or not isinstance(names, list):
+                out.append(("/state/scenario_state/home_islands",
+                            f"{self.rules['home']}: home islands are a list per player number"))
+        return out

@@ -1,0 +1,52 @@
+"""Scenario 3 "The Four Islands" (4 players, seeds/002): the rules of Scenario 2 on a larger board.
+
+The printed map (Illustration J) is missing (R-001). Decided layout: a 6-row board (38 tiles) with a
+5-hex island in each corner and sea between them; the 20 land hexes and 20 tokens are shuffled from the
+SC03 tables onto the island cells (SC03-002), the token table as ruled in R-012 (one 9 dropped), and the
+10 harbour tokens onto fixed slots, 2-3 per island (SEA-003).
+"""
+from __future__ import annotations
+
+from .components import harbor_row, hex_row, token_row
+from .mapdata import MapSpec, hex_at
+from .sc02_four_islands import FourIslands
+
+HEXES = hex_row(18, 0, 0, 4, 4, 4, 4, 4)                    # SC03-002, table A
+TOKENS = token_row(1, 2, 3, 2, 2, 2, 2, 3, 2, 1)            # SC03-002 as ruled by R-012 (a 9 dropped)
+HARBORS = harbor_row(5, 5)
+
+ROWS = (
+    " L L s s L L",
+    "L L s s s L L",
+    " s L s s L s",
+    "L s s s s s L",
+    " L L s s L L",
+    "L L s s L L",
+)
+
+
+def _at(col: int, row: int):
+    return hex_at(ROWS, col, row)
+
+
+MAP = MapSpec(
+    rows=ROWS,
+    legend={"L": "pool:land"},
+    pools={"land": {k: v for k, v in HEXES.items() if k != "sea"}},
+    tokens={"*": TOKENS},
+    harbors=((_at(3, 0), "E"), (_at(3, 2), "E"), (_at(0, 1), "SW"), (_at(9, 0), "W"), (_at(9, 2), "W"),
+             (_at(12, 1), "E"), (_at(3, 4), "E"), (_at(0, 3), "NE"), (_at(9, 4), "W"), (_at(12, 3), "NW")),
+    harbor_kinds=HARBORS,
+)
+
+
+class FourIslandsIV(FourIslands):
+    id = "SC03"
+    name = "The Four Islands (4 players)"
+    source = "seeds/002 Scenario 3"
+    players = (4,)                                          # SC03-001
+    vp_target = 12                                          # SC03-007
+    component_rule = "SC03-002"
+    component_tables = {4: {"hexes": HEXES, "tokens": TOKENS, "harbors": HARBORS}}
+    map_specs = {4: MAP}
+    rules = {"ship": "SC03-004", "first": "SC03-005", "further": "SC03-006", "home": "SC03-003"}

@@ -1,0 +1,51 @@
+"""Scenario 7 "Into the Desert" (IV): the four-player board of scenario 6.
+
+The map (Illustration N is missing, R-001): the 3-player board (see ``sc06_into_the_desert``) with a
+seventh row, so 46 tiles: the same main island (larger area of 16 tiles, desert strip of 4, small area of
+3 with a gold field) above a sea channel, and three small islands along the bottom edge, the middle one
+carrying the second gold field. Fixed: deserts, gold fields, harbour slots; shuffled from the seed: the
+24 resource tiles, the 26 number tokens (reds apart), the 9 harbour tokens.
+
+Rules: exactly 4 players (SC07-001); both starting settlements in the larger area (SC07-003); the small
+area and the islands are unknown (SC07-004); one token for the first settlement in any of them
+(SC07-005, R-019); 12 VP (SC07-006).
+"""
+from __future__ import annotations
+
+from .components import harbor_row, hex_row, token_row
+from .mapdata import MapSpec
+from .sc06_into_the_desert import DESERT_HARBORS, DESERT_LEGEND, IntoTheDesert3
+
+SC07_MAP = MapSpec(
+    rows=(
+        "s r r r d G u",
+        " r r r r d u",
+        "s r r r r d d",
+        " r r r r r s",
+        "s s s s s s s",
+        " a s s g s b",
+        "a a s c s b s",
+    ),
+    legend=DESERT_LEGEND,
+    pools={"land": hex_row(0, 0, 0, 5, 5, 4, 5, 5)},
+    tokens={"*": token_row(2, 2, 3, 3, 3, 3, 3, 3, 3, 1)},
+    harbors=DESERT_HARBORS,
+    harbor_kinds=harbor_row(5, 4),
+    regions={"larger-area": "r", "desert-strip": "d", "small-area": "Gu", "island-south-west": "a",
+             "island-south": "gc", "island-south-east": "b"},
+    robber=(4, 0),
+)
+
+
+class IntoTheDesert4(IntoTheDesert3):
+    id = "SC07"
+    name = "Into the Desert (IV)"
+    source = "seeds/002 Scenario 7"
+    players = (4,)                                   # SC07-001
+    vp_target = 12                                   # SC07-006: 12 VP wins
+    component_rule = "SC07-002"                      # SC07-002: fixed layout, desert strip splits the island
+    component_tables = {4: {"hexes": hex_row(16, 4, 2, 5, 5, 4, 5, 5),
+                            "tokens": token_row(2, 2, 3, 3, 3, 3, 3, 3, 3, 1),
+                            "harbors": harbor_row(5, 4)}}
+    map_specs = {4: SC07_MAP}
+    rule_players, rule_setup, rule_unknown, rule_svp = "SC07-001", "SC07-003", "SC07-004", "SC07-005"

@@ -1,0 +1,107 @@
+"""Scenario 8 "A New World" (III): a random board, player-placed harbours, tokens for new islands.
+
+The map (Illustration O shows only the frame, R-001). Decided: the frame holds 6 rows of alternately 7
+and 6 tiles (39 = the table's total), the shape of a Seafarers frame; every cell draws from the one
+shuffled pile of all 39 hexes, sea included (SC08-002), and the 20 number tokens are dealt blind onto
+the land (SC08-003). Touching reds are repaired by swaps with the seeded generator (SC08-004, R-021).
+No harbour is on the board at the start: the players place the 9 tokens (5 special 2:1, 4 generic 3:1)
+face down in turn before the first settlement (SC08-005, R-020; ``_sc_harbors``). No desert: the robber
+starts off the board (SEA-034); the pirate as R-007.
+
+Rules: exactly 3 players (SC08-001); starting settlements anywhere, their islands being the player's
+home islands (SC08-006, R-018); one token for his first settlement on any other island (SC08-007);
+12 VP (SC08-008).
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ..core import Ctx
+from ..islands import island_map
+from ..rng import Rng
+from ..state import State, Tile
+from ._sc_common import (award_first_settlement, home_regions, main_phase_settlement, node_regions,
+                         player_count_problems, record_start_node, validate_common)
+from ._sc_harbors import harbor_phase_violation, make_handler, placer, validate_harbor_state
+from .components import as_list, harbor_row, hex_row, token_row
+from .mapdata import MappedScenario, MapSpec, build_board, repair_reds
+from .seafarers import SEAFARERS_ACTIONS, Seafarers
+
+SC08_MAP = MapSpec(
+    rows=(
+        "n n n n n n n",
+        " n n n n n n",
+        "n n n n n n n",
+        " n n n n n n",
+        "n n n n n n n",
+        " n n n n n n",
+    ),
+    legend={"n": "pool:all"},
+    pools={"all": hex_row(19, 0, 0, 4, 4, 4, 4, 4)},
+    tokens={"*": token_row(1, 2, 2, 2, 2, 2, 3, 3, 2, 1)},
+    reds_apart=False,          # SC08-004: repaired by swaps (R-021), not by a redeal
+)
+
+
+class NewWorld3(MappedScenario, Seafarers):
+    id = "SC08"
+    name = "A New World (III)"
+    source = "seeds/002 Scenario 8"
+    players = (3,)                                   # SC08-001
+    vp_target = 12                                   # SC08-008: 12 VP wins
+    has_map = True
+    component_rule = "SC08-002"
+    component_tables = {3: {"hexes": hex_row(19, 0, 0, 4, 4, 4, 4, 4),
+                            "tokens": token_row(1, 2, 2, 2, 2, 2, 3, 3, 2, 1),
+                            "harbors": harbor_row(5, 4)}}
+    map_specs = {3: SC08_MAP}
+    rule_players, rule_red, rule_harbor, rule_home, rule_svp = (
+        "SC08-001", "SC08-004", "SC08-005", "SC08-006", "SC08-007")
+
+    # -- map ---------------------------------------------------------------------------------------
+    def new_board(self, num_players: int, rng: Rng) -> dict[str, Any]:
+        """SC08-002/003: every hex and token shuffled into the frame (``build_board``); then the red
+        numbers are moved apart by seeded swaps (SC08-004, R-021)."""
+        spec = self.map_specs[num_players]
+        board = build_board(spec, rng)
+        numbers = {h: t.number for h, t in board["hexes"].items() if t.number is not None}
+        numbers = repair_reds(numbers, rng)
+        board["hexes"] = {h: Tile(t.terrain, numbers.get(h)) for h, t in board["hexes"].items()}
+        board["robber"] = None                       # SEA-034: no desert
+        board["harbor_pile"] = as_list(self.component_tables[num_players]["harbors"])
+        return board
+
+    def initial_scenario_state(self, num_players: int, board: dict) -> dict[str, Any]:
+        return {"harbor_pile": list(board["harbor_pile"]), "harbor_slots": []}
+
+    def new_game(self, num_players: int, seed: int, options: Optional[dict] = None) -> State:
+        state = super().new_game(num_players, seed, options)
+        state.current_player = placer(state, 0)      # R-020: the oldest player places the first harbour
+        return state
+
+    # -- hooks -------------------------------------------------------------------------------------
+    def action_types(self) -> frozenset[str]:
+        return frozenset(SEAFARERS_ACTIONS + ("place_harbor",))
+
+    def handler(self, action_type: str):
+        if action_type == "place_harbor":
+            return make_handler(self.rule_harbor)
+        return None
+
+    def check(self, ctx: Ctx):
+        return harbor_phase_violation(ctx, self.rule_harbor)
+
+    def after_action(self, ctx: Ctx, s: State) -> None:
+        # SC08-006 (R-018): the starting settlements, wherever they stand, fix the home islands.
+        record_start_node(ctx, s)
+        if main_phase_settlement(ctx):
+            imap = island_map(s)
+            islands = node_regions(ctx.action.get("node"), imap)
+            new = islands - home_regions(s, ctx.action.player, imap)
+            award_first_settlement(ctx, s, bool(islands) and bool(new), self.rule_svp,
+                                   f"first settlement on an island other than the home island(s) "
+                                   f"({', '.join(sorted(new))})")
+
+    def validate_state(self, state: State) -> list[tuple[str, str]]:
+        return (player_count_problems(state, self.players, self.rule_players) + validate_common(state)
+                + validate_harbor_state(state, self.rule_harbor))

@@ -1,0 +1,1 @@
+"""Pictures of boards (pure functions; the engine never imports them)."""
