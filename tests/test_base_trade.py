@@ -95,6 +95,8 @@ def test_the_bank_always_trades_4_to_1_BASE_TRADE_6(client):
     assert v["legal"] and res(v, 0) == hand(ore=2) and v["state"]["bank"]["wool"] == 19
     assert rules(adjudicate(client, st, maritime({"wool": 3}, {"ore": 1}))) == ["BASE-TRADE-6"]
     assert rules(adjudicate(client, st, maritime({"wool": 4}, {"wool": 1}))) == ["BASE-TRADE-6"]
+    zero = adjudicate(client, st, maritime({"wool": 4, "ore": 0}, {"ore": 1, "grain": 0}))  # zero counts ignored
+    assert zero["legal"] and res(zero, 0) == hand(wool=4, ore=1)
 
 
 def test_a_generic_harbour_gives_3_to_1_on_every_type_BASE_TRADE_7(client):

@@ -1,0 +1,126 @@
+"""The viewer page at GET /, in a real headless Chromium (Debian's chromium + chromedriver, via selenium).
+
+The service under test runs on 127.0.0.1 only, on a free port, in a thread of this process. Skipped with
+a reason when no browser is installed (``bin/test`` installs it where it can).
+"""
+from __future__ import annotations
+
+import io
+import shutil
+import tempfile
+import threading
+
+import pytest
+
+from service.api import create_app
+
+
+def test_the_viewer_page_is_plain_html_served_by_the_service(client):
+    r = client.get("/")
+    assert r.status_code == 200 and r.mimetype == "text/html"
+    page = r.get_data(as_text=True)
+    for needle in ('id="state"', 'id="action"', 'id="board"', "/v1/render", "/v1/adjudicate?explain=true",
+                   "/v1/games", 'id="upload"'):
+        assert needle in page
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+Image = pytest.importorskip("PIL.Image", reason="pillow is not installed")
+needs_browser = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
+                                   reason="chromium and chromedriver are not installed (bin/test installs them)")
+
+
+@pytest.fixture(scope="module")
+def server():
+    from werkzeug.serving import make_server
+    srv = make_server("127.0.0.1", 0, create_app({"TESTING": True}), threaded=True)
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    yield f"http://127.0.0.1:{srv.server_port}"
+    srv.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    profile = tempfile.mkdtemp(prefix="viewer-test-")
+    opts = Options()
+    opts.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1400,1000"):
+        opts.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def wait_for(driver, css: str, timeout: float = 20):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+    return WebDriverWait(driver, timeout).until(ec.presence_of_element_located((By.CSS_SELECTOR, css)))
+
+
+def coloured_share(png: bytes) -> float:
+    """The share of pixels that are not the page's near-white background."""
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    raw = img.tobytes()
+    n = len(raw) // 3
+    return sum(1 for i in range(0, 3 * n, 3) if min(raw[i], raw[i + 1], raw[i + 2]) < 225) / max(1, n)
+
+
+@needs_browser
+def test_a_new_game_is_drawn_and_its_verdict_shown(server, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+    browser.get(server + "/")
+    wait_for(browser, "#scenario option")
+    Select(browser.find_element(By.ID, "scenario")).select_by_value("base")
+    browser.find_element(By.ID, "newgame").click()
+    board = wait_for(browser, "#board svg polygon.hex")
+    WebDriverWait(browser, 10).until(lambda d: "Phase" in d.find_element(By.ID, "derived").text)
+    assert "setup" in browser.find_element(By.ID, "derived").text
+    hexes = browser.find_elements(By.CSS_SELECTOR, "#board svg polygon.hex")
+    assert len(hexes) == 37                                   # 19 tiles and the 18 frame hexes
+    shot = browser.find_element(By.ID, "board").screenshot_as_png
+    assert coloured_share(shot) > 0.3, "the board area is (nearly) blank"
+    assert board.is_displayed()
+
+
+@needs_browser
+def test_an_illegal_action_shows_its_rule_and_marks_the_board(server, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    browser.get(server + "/")
+    wait_for(browser, "#scenario option")
+    browser.find_element(By.ID, "newgame").click()
+    wait_for(browser, "#board svg polygon.hex")
+    box = browser.find_element(By.ID, "action")
+    box.clear()
+    box.send_keys('{"type": "build_road", "player": 0, "edge": [0, 0, "NE"]}')   # set-up wants a settlement first
+    browser.find_element(By.ID, "judge").click()
+    WebDriverWait(browser, 10).until(lambda d: "Illegal" in d.find_element(By.ID, "verdict").text)
+    text = browser.find_element(By.ID, "verdict").text
+    assert "BASE-SETUP-2" in text and "settlement" in text
+    wait_for(browser, "#board svg .mark")
+
+
+@needs_browser
+def test_a_state_that_cannot_exist_shows_the_field_at_fault(server, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    browser.get(server + "/")
+    wait_for(browser, "#scenario option")
+    box = browser.find_element(By.ID, "state")
+    box.clear()
+    box.send_keys('{"board": {"hexes": [{"q": 0, "r": 0, "terrain": "lava"}]}, "players": [{}, {}], '
+                  '"phase": "main", "current_player": 0}')
+    browser.find_element(By.ID, "judge").click()
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "error").text)
+    assert "422" in browser.find_element(By.ID, "error").text
