@@ -10,6 +10,7 @@ import pytest
 
 from service.api import create_app
 from service.api.codec import dump_state
+from service.api.errors import Problem
 from service.api.schemas import ACTION_FIELDS
 from service.api.service import judge, parse_action, parse_state
 
@@ -20,7 +21,7 @@ SMALL = radius_board(1)
 
 
 def small_state(**kw: Any) -> dict:
-    return state(SMALL, **kw)
+    return state(copy.deepcopy(SMALL), **kw)
 
 
 def problem(r, status: int, pointer: str | None = None) -> dict:
@@ -383,6 +384,8 @@ def test_a_wrong_method_is_a_405_with_an_allow_header(client, method, path, allo
 # -- nothing is mutated ------------------------------------------------------------------------------------
 
 def _rich_state(scenario: str = "seafarers", phase: str = "main", **kw) -> dict:
+    from service.engine.scenarios import get_scenario
+    scen = get_scenario(scenario)
     kw.setdefault("turn_flags", {"rolled": True})
     board = radius_board(2)
     for h in board:
@@ -390,9 +393,9 @@ def _rich_state(scenario: str = "seafarers", phase: str = "main", **kw) -> dict:
             h["terrain"], h["number"] = "sea", None
     full = hand(lumber=3, brick=3, wool=3, grain=3, ore=3)
     st = state(board, scenario=scenario, phase=phase, hands={0: full, 1: full, 2: full},
-               settlements=[(0, [0, 0, "N"]), (1, [-1, 1, "S"]), (0, [1, -1, "S"])], cities=[(2, [0, 1, "S"])],
-               roads=[(0, [0, -1, "SE"]), (1, [-1, 1, "SE"])], ships=[(0, [1, -1, "SE"])] if scenario != "base" else [],
-               robber=[-1, 0], pirate=[2, -1] if scenario != "base" else None, **kw)
+               settlements=[(0, [0, 0, "N"]), (1, [-1, 1, "S"]), (0, [1, 0, "N"])], cities=[(2, [0, 1, "S"])],
+               roads=[(0, [0, -1, "SE"]), (1, [-1, 1, "SE"])], ships=[(0, [1, -1, "E"])] if scen.ships else [],
+               robber=[-1, 0], pirate=[2, -1] if scen.pirate else None, **kw)
     st["players"][0]["dev_cards"] = {"knight": 1, "road_building": 1, "year_of_plenty": 1, "monopoly": 1}
     return st
 
@@ -401,11 +404,11 @@ def action_samples() -> dict[str, tuple[dict, dict]]:
     """A (state, action) for every action type, legal where that is easy."""
     main = _rich_state()
     return {
-        "build_settlement": (main, {"type": "build_settlement", "player": 0, "node": [0, -1, "N"]}),
+        "build_settlement": (main, {"type": "build_settlement", "player": 0, "node": [1, -2, "S"]}),
         "build_city": (main, {"type": "build_city", "player": 0, "node": [0, 0, "N"]}),
-        "build_road": (main, {"type": "build_road", "player": 0, "edge": [0, -1, "NE"]}),
+        "build_road": (main, {"type": "build_road", "player": 0, "edge": [0, -1, "E"]}),
         "build_ship": (main, {"type": "build_ship", "player": 0, "edge": [2, -2, "SE"]}),
-        "move_ship": (main, {"type": "move_ship", "player": 0, "from": [1, -1, "SE"], "to": [1, -1, "E"]}),
+        "move_ship": (main, {"type": "move_ship", "player": 0, "from": [1, -1, "E"], "to": [2, -2, "SE"]}),
         "roll": (_rich_state(phase="roll", turn_flags=None), {"type": "roll", "player": 0, "dice": [3, 4]}),
         "discard": (_rich_state(phase="discard", pending_discards={"1": 7}),
                     {"type": "discard", "player": 1, "resources": {"ore": 3, "wool": 3, "grain": 1}}),
@@ -417,8 +420,8 @@ def action_samples() -> dict[str, tuple[dict, dict]]:
         "buy_development_card": (main, {"type": "buy_development_card", "player": 0, "card": "knight"}),
         "play_knight": (main, {"type": "play_knight", "player": 0, "hex": [0, 1], "steal_from": 2}),
         "play_road_building": (main, {"type": "play_road_building", "player": 0,
-                                      "pieces": [{"kind": "road", "edge": [0, -1, "NE"]},
-                                                 {"kind": "road", "edge": [0, -1, "E"]}]}),
+                                      "pieces": [{"kind": "road", "edge": [0, -1, "E"]},
+                                                 {"kind": "road", "edge": [1, -2, "SE"]}]}),
         "play_year_of_plenty": (main, {"type": "play_year_of_plenty", "player": 0, "resources": {"ore": 2}}),
         "play_monopoly": (main, {"type": "play_monopoly", "player": 0, "resource": "ore"}),
         "maritime_trade": (main, {"type": "maritime_trade", "player": 0, "give": {"ore": 3}, "get": {"wool": 1}}),
@@ -428,20 +431,70 @@ def action_samples() -> dict[str, tuple[dict, dict]]:
     }
 
 
-def test_there_is_a_sample_for_every_action_type():
-    missing = sorted(set(ACTION_FIELDS) - set(action_samples()))
-    assert not missing, f"add a (state, action) sample to tests/test_api_errors.py action_samples() for {missing}"
+def _auto_value(f) -> Any:
+    """A plausible value for an action field, for action types without a hand-written sample."""
+    from marshmallow import fields as mf, validate as mv
+    from service.api.fields import Cards, EdgeCoord, HexCoord, NodeCoord
+    choices = [v.choices for v in f.validators if isinstance(v, mv.OneOf)]
+    ranges = [v for v in f.validators if isinstance(v, mv.Range)]
+    if isinstance(f, NodeCoord):
+        return [0, 0, "N"]
+    if isinstance(f, EdgeCoord):
+        return [1, -1, "E"]
+    if isinstance(f, HexCoord):
+        return [0, 1]
+    if isinstance(f, Cards):
+        return {"ore" if "ore" in f.allowed else f.allowed[0]: 1}
+    if choices:
+        return list(choices[0])[0]
+    if isinstance(f, mf.Boolean):
+        return True
+    if isinstance(f, mf.Integer):
+        return max(0, ranges[0].min) if ranges and ranges[0].min is not None else 0
+    if isinstance(f, mf.List):
+        return [_auto_value(f.inner)]
+    if isinstance(f, mf.Nested):
+        return {k: _auto_value(x) for k, x in f.schema.fields.items() if x.required}
+    if isinstance(f, mf.String):
+        return "x"
+    return None
 
 
-@pytest.mark.parametrize("type_", sorted(action_samples()))
+def sample_for(type_: str) -> tuple[dict, dict]:
+    samples = action_samples()
+    if type_ in samples:
+        return samples[type_]
+    action = {"type": type_, "player": 0}
+    for name, f in ACTION_FIELDS[type_].items():
+        if f.required:
+            action[f.data_key or name] = _auto_value(f)
+    from service.engine.scenarios import SCENARIOS
+    scenario = next((sid for sid, sc in SCENARIOS.items() if type_ in sc.action_types()), "seafarers")
+    st = _rich_state(scenario)
+    if scenario != "seafarers":
+        st["pieces"]["ships"] = []   # a scenario's own ships may have their own shape
+    return st, action
+
+
+ALL_TYPES = sorted(ACTION_FIELDS)
+
+
+@pytest.mark.parametrize("type_", ALL_TYPES)
 def test_judging_never_changes_the_posted_state_or_action(app, type_):
-    raw_state, raw_action = action_samples()[type_]
+    """Across every action type (a type without a sample in action_samples() gets a generated one)."""
+    raw_state, raw_action = sample_for(type_)
     raw_state, raw_action = copy.deepcopy(raw_state), copy.deepcopy(raw_action)
     before_state, before_action = copy.deepcopy(raw_state), copy.deepcopy(raw_action)
     cache = app.extensions["graph_cache"]
-    st, graph = parse_state(raw_state, cache)
+    try:
+        st, graph = parse_state(raw_state, cache)
+    except Problem as p:
+        pytest.fail(f"the sample state for {type_} does not load ({p.detail}); add one to action_samples()")
     snapshot = json.dumps(dump_state(st), sort_keys=True)
-    action = parse_action(raw_action, st)
+    try:
+        action = parse_action(raw_action, st)
+    except Problem as p:
+        pytest.fail(f"the sample {raw_action} does not load ({p.detail}); add one to action_samples()")
     params = copy.deepcopy(action.params)
     verdict = judge(st, action, graph)
     assert json.dumps(dump_state(st), sort_keys=True) == snapshot, "the engine changed the state it was given"
@@ -453,10 +506,10 @@ def test_judging_never_changes_the_posted_state_or_action(app, type_):
         assert json.dumps(dump_state(again.state)) == json.dumps(dump_state(verdict.state))
 
 
-@pytest.mark.parametrize("type_", sorted(action_samples()))
+@pytest.mark.parametrize("type_", ALL_TYPES)
 def test_every_action_sample_is_answered_as_documented(client, type_):
     from .spec_util import check_response
-    raw_state, raw_action = action_samples()[type_]
+    raw_state, raw_action = sample_for(type_)
     r = client.post("/v1/adjudicate", json={"state": raw_state, "action": raw_action})
     assert r.status_code == 200, r.get_json()
     check_response("/v1/adjudicate", "post", r)

@@ -127,7 +127,6 @@ def test_each_special_card_has_one_holder_worth_2_vp_BASE_COMP_4(client):
     """Each special card has one holder worth 2 vp (BASE-COMP-4)."""
     st = state(radius_board(2), awards={"longest_road": 1, "largest_army": 2})
     st["players"][2]["dev_cards_played"] = {"knight": 3}
-    # player 1 needs a route of 5 for the holder to be plausible; the derived VP only read the holder
     v = adjudicate(client, st, None)
     vp = v["derived"]["victory_points"]
     assert vp["1"]["longest_road"] == 2 and vp["2"]["largest_army"] == 2

@@ -42,12 +42,13 @@ def test_a_route_is_the_longest_trail_and_branches_do_not_add_BASE_LR_1(client):
     st = state(radius_board(2), roads=roads(0, ROW0))
     d = adjudicate(client, st, None)["derived"]["longest_road"]["0"]
     assert d["length"] == 6 and len(d["path"]) == 6
-    # a branch of 2 off the middle: the longest trail is still 6 (4 + 2 would need the middle twice)
-    branch = [(-1, -1, "E"), (-1, -2, "SE")]          # from (-1,0,N) northwards
+    # a branch of 2 off the middle: the longest trail is still 6 (3 + 2 via the branch is shorter)
+    branch = [(-1, -1, "E"), (0, -2, "SE")]           # from (-1,0,N) northwards, then on
     st = state(radius_board(2), roads=roads(0, ROW0 + branch))
     assert derived_length(client, st, 0) == 6
-    short = [(-2, 1, "NE")]                            # a third spur elsewhere does not add either
-    st = state(radius_board(2), roads=roads(0, ROW0[:4] + [(-2, 0, "E")]) + roads(0, short))
+    # a fork with three arms of 2 (from (-1,-1,S)): a trail uses two arms, 4, never all 6 edges
+    fork = ROW0[:4] + [(-2, 0, "E"), (-2, 1, "NE")]
+    st = state(radius_board(2), roads=roads(0, fork))
     assert derived_length(client, st, 0) == 4
 
 

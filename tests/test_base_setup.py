@@ -25,11 +25,9 @@ def test_a_setup_settlement_needs_no_road_but_obeys_the_distance_rule_BASE_SETUP
 
 def test_a_setup_road_must_touch_the_settlement_just_placed_BASE_SETUP_4(client):
     """A setup road must touch the settlement just placed (BASE-SETUP-4)."""
+    # round 2: player 0's first settlement (0,2,S) has its road; the second one (0,0,N) was just placed
     st = setup_state(settlements=[(0, (0, 0, "N")), (0, (0, 2, "S"))], roads=[(0, (0, 2, "SE"))],
-                     setup={"round": 1, "step": "road", "last_settlement": [0, 0, "N"]})
-    # the first settlement's road is placed in round 1; a second settlement exists only for this test of the anchor
-    st["setup"]["round"] = 2
-    st["current_player"] = 0
+                     setup={"round": 2, "step": "road", "last_settlement": [0, 0, "N"]})
     ok = adjudicate(client, st, {"type": "build_road", "player": 0, "edge": [0, 0, "NE"]})
     assert ok["legal"], ok["violations"]
     # touching an older own piece is not enough

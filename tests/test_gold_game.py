@@ -26,7 +26,13 @@ def step(client, st, type_, player, **kw):
 
 
 def deal(st, player, n=2):
-    """Move ``n`` of every resource from the bank to ``player`` (what production would bring)."""
+    """Move ``n`` of every resource from the bank to ``player`` (what production would bring); the other
+    players' cards go back to the bank first, so it never runs dry in this long script."""
+    for i, p in enumerate(st["players"]):
+        if i != player:
+            for r in RES:
+                st["bank"][r] += p["resources"][r]
+                p["resources"][r] = 0
     for r in RES:
         k = min(n, st["bank"][r])
         st["bank"][r] -= k
@@ -169,28 +175,13 @@ def test_scripted_four_player_game(client):
         trial = post(client, st, {"type": "build_settlement", "player": 1, "node": list(site)})
         if trial["violations"] and trial["violations"][0]["rule"] == "GOLD-042":
             rejected = (site, trial)
-    # build towards a pinching site if none is reachable yet: the road that gets there is legal, the
+    # build towards a pinching site if none is reachable yet: the roads that get there are legal, the
     # settlement is not
     if rejected is None:
-        board = post(client, st, None)
         for site in sorted(fc):
-            trial_state = __import__("copy").deepcopy(st)
-            path = _road_to(board, trial_state, 1, site, g)
-            if path is None:
-                continue
-            ok = True
-            for e in path:
-                vv = post(client, trial_state, {"type": "build_road", "player": 1, "edge": e})
-                if not vv["legal"]:
-                    ok = False
-                    break
-                trial_state = vv["state"]
-            if not ok:
-                continue
-            trial = post(client, trial_state, {"type": "build_settlement", "player": 1, "node": list(site)})
-            if trial["violations"] and trial["violations"][0]["rule"] == "GOLD-042":
-                rejected = (site, trial)
-                st = trial_state
+            got = settle(client, st, 1, site, g)
+            if got is not None and got[1]["violations"] and got[1]["violations"][0]["rule"] == "GOLD-042":
+                st, rejected = got[0], (site, got[1])
                 break
     assert rejected is not None, "no front-coast settlement of player 1 pinched anyone"
     site, trial = rejected
@@ -206,10 +197,10 @@ def test_scripted_four_player_game(client):
     st["players"][1]["gold"] += 10
     taken = False
     for site in sorted(fc):
-        cand = post(client, st, {"type": "build_settlement", "player": 1, "node": list(site)})
-        if not cand["legal"]:
+        got = settle(client, st, 1, site, g)
+        if got is None or not got[1]["legal"]:
             continue
-        st2 = cand["state"]
+        st2 = got[1]["state"]
         d = sorted(home_dock_spaces(g, site))
         v = post(client, st2, {"type": "build_ship", "player": 1, "edge": list(d[0])})
         if v["legal"]:
@@ -221,7 +212,24 @@ def test_scripted_four_player_game(client):
     assert taken
 
 
-def _road_to(board_verdict, st, player, site, g):
+def settle(client, st, player, site, g):
+    """Build the roads to ``site`` (each must be legal) and propose a settlement there:
+    ``(state before the settlement, its verdict)``, or None when the roads cannot be built."""
+    path = _road_to(st, player, site, g)
+    if path is None:
+        return None
+    for e in path:
+        deal(st, player, 2)
+        v = post(client, st, {"type": "build_road", "player": player, "edge": e})
+        if not v["legal"]:
+            return None
+        st = v["state"]
+    deal(st, player, 2)
+    st["players"][player]["gold"] += 4
+    return st, post(client, st, {"type": "build_settlement", "player": player, "node": list(site)})
+
+
+def _road_to(st, player, site, g):
     """Road sites from ``player``'s network to ``site`` (a plain breadth-first search over empty land edges)."""
     from collections import deque
     own = {tuple(x["node"]) for k in ("settlements", "cities") for x in st["pieces"][k] if x["player"] == player}

@@ -65,3 +65,5 @@ def test_two_workers_serve_probes_and_aggregate_metrics(server):
     m = re.search(r'^seafarers_http_requests_total\{[^}]*endpoint="/healthz"[^}]*\} (\S+)$', text, re.M)
     # Every request counted whichever worker answered it (the first /healthz polls may add a few).
     assert m and float(m.group(1)) >= n
+    pids = {re.search(r"_(\d+)\.db$", f.name).group(1) for f in metrics_dir.glob("*_*.db")}
+    assert len(pids) >= 2, "both workers write into the shared metrics directory"

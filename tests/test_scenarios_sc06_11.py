@@ -353,3 +353,58 @@ def test_new_world_reds_are_repaired_by_swaps():
     assert sorted(fixed.values()) == sorted(nums.values())
     assert no_adjacent_reds(fixed)
     assert repair_reds(nums, Rng(3, 0)) == fixed
+
+
+@pytest.mark.parametrize("sid", ["SC08", "SC09"])
+def test_new_world_random_frame(sid):
+    """SC08-002/SC09-002: all hexes shuffled into the frame; SC08-003/SC09-003: a token on every land
+    hex and none on the sea; SC09-009 (R-023): 23 plain sea hexes and 10 harbour tokens, 5 of them 3:1."""
+    scen = get_scenario(sid)
+    n = NEW[sid]
+    layouts = set()
+    for seed in range(1, 8):
+        st = scen.new_game(n, seed)
+        assert all((t.number is not None) == (t.terrain in LAND) for t in st.hexes.values() if t.terrain != "frame")
+        layouts.add(tuple(sorted((h, t.terrain) for h, t in st.hexes.items())))
+    assert len(layouts) == 7
+    table = scen.component_tables[n]
+    if sid == "SC09":
+        assert table["hexes"]["sea"] == 23 and table["harbors"]["3:1"] == 5 and sum(table["harbors"].values()) == 10
+
+
+def test_greater_catan_harbours_around_the_mainland():
+    """SC11-006 (R-022): 9 harbours (5 x 2:1, 4 x 3:1) on sea hexes next to the mainland, each facing a
+    mainland side, one per sea hex, no two harbour hexes adjacent."""
+    from service.engine.geometry import hex_neighbours
+    scen = get_scenario("SC11")
+    seen = set()
+    for seed in range(1, 12):
+        st = scen.new_game(4, seed)
+        main = {tuple(h) for h in st.scenario_state["islands"]["mainland"]}
+        assert sorted(st.harbors.values()).count("3:1") == 4 and len(st.harbors) == 9
+        seas = []
+        for e in st.harbors:
+            a, b = edge_hexes(e)
+            assert {a in main, b in main} == {True, False}
+            sea = b if a in main else a
+            assert st.hexes[sea].terrain == "sea"
+            seas.append(sea)
+        assert len(set(seas)) == 9
+        assert not any(m in seas for h in seas for m in hex_neighbours(h))
+        seen.add(tuple(sorted(st.harbors.items())))
+    assert len(seen) > 1
+
+
+def test_place_harbor_through_the_api(client):
+    """SC08-005: the place_harbor action reaches the engine through the API's action schema."""
+    st = client.post("/v1/games", json={"scenario": "SC08", "players": 3, "seed": 3}).get_json()["state"]
+    state = get_scenario("SC08").new_game(3, 3)
+    e = coast_edges(state)[0]
+    r = client.post("/v1/adjudicate", json={"state": st, "action": {"type": "place_harbor", "player": 0,
+                                                                     "edge": list(e)}})
+    body = r.get_json()
+    assert r.status_code == 200 and body["legal"], body
+    assert body["state"]["scenario_state"]["harbor_slots"] == [list(e)]
+    r = client.post("/v1/adjudicate", json={"state": st, "action": {"type": "build_settlement", "player": 0,
+                                                                     "node": [0, 0, "N"]}})
+    assert [v["rule"] for v in r.get_json()["violations"]] in (["SC08-005"], ["BASE-BUILD-2"])

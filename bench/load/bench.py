@@ -118,6 +118,23 @@ class Server:
                                      cwd=ROOT, env=env, stdout=log, stderr=log)
         wait_http(f"http://127.0.0.1:{self.port}/healthz")
 
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) of the master and its workers so far: unlike throughput, it does not
+        depend on what else the machine is running."""
+        pids = [self.proc.pid]
+        try:
+            pids += [int(x) for x in Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text().split()]
+        except OSError:
+            return float("nan")
+        total = 0
+        for pid in pids:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+        return total / os.sysconf("SC_CLK_TCK")
+
     def metrics(self) -> str:
         with urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=5) as r:
             return r.read().decode()
@@ -261,12 +278,15 @@ def main() -> int:
                     try:
                         if warmup >= 1:
                             load(srv.port, warmup)
+                        cpu0 = srv.cpu_seconds()
                         res = load(srv.port, duration)
+                        res["cpu_ms"] = (srv.cpu_seconds() - cpu0) * 1000 / max(1, res["requests"])
                         res.update(cache_figures(srv.metrics()))
                         runs.setdefault(name, []).append(res)
                     finally:
                         srv.stop()
-                    print(f"  round {rnd} {name}: {res['rps']:.0f} req/s, p99 {res['p99']:.1f} ms", flush=True)
+                    print(f"  round {rnd} {name}: {res['rps']:.0f} req/s, p99 {res['p99']:.1f} ms, "
+                          f"{res['cpu_ms']:.2f} CPU ms/request", flush=True)
         finally:
             if redis:
                 redis.stop()
@@ -276,11 +296,13 @@ def main() -> int:
     base = results["no Redis"]
     print()
     print(f"{'':12}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'vs none':>9}{'p99 vs':>8}{'failed':>8}"
-          f"{'L1':>7}{'L2':>7}{'computed':>9}{'redis err':>10}")
+          f"{'L1':>7}{'L2':>7}{'computed':>9}{'redis err':>10}{'CPU ms':>8}{'cap/2cpu':>9}")
     for name, r in results.items():
         print(f"{name:12}{r['rps']:9.0f}{r['p50']:9.2f}{r['p99']:9.2f}{r['rps'] / base['rps']:9.2f}"
               f"{r['p99'] / base['p99']:8.2f}{int(r['failed']):8d}{r['l1_rate']:7.1%}{r['l2_rate']:7.1%}"
-              f"{r['computed_rate']:9.1%}{r['redis_errors']:10.0f}")
+              f"{r['computed_rate']:9.1%}{r['redis_errors']:10.0f}{r['cpu_ms']:8.2f}{2000 / r['cpu_ms']:9.0f}")
+    print("CPU ms = server CPU time per request (master + workers); cap/2cpu = 2000 / CPU ms, the rate two\n"
+          "fully available cores could sustain: unlike req/s it does not depend on other load on the machine.")
     if not have_redis:
         print("(redis-server is not installed: only the no-Redis configuration ran)")
     print(f"\nserver log: {log_path}")

@@ -166,5 +166,6 @@ def ship_connected(ctx: Ctx, edge: Edge, player: int, path: str, ignore: Optiona
 def supply_left(ctx: Ctx, player: int, kind: str, path: str = "/action") -> list[Violation]:
     """BASE-COMP-1: a piece not in the player's supply cannot be built."""
     if ctx.state.players[player].supply.get(kind, 0) <= 0:
-        return [Violation("BASE-COMP-1", f"no {kind} left in player {player}'s supply", path)]
+        return [Violation("BASE-COMP-1", f"a piece is built from the builder's own supply; player {player} has "
+                          f"no {kind} left in it", path)]
     return []

@@ -19,7 +19,7 @@ def dev_wrong_phase(ctx: Ctx) -> Optional[Violation]:
     if ctx.state.phase == "setup":
         return Violation("BASE-DEV-3", "development cards are not played during set-up")
     rule, why = WRONG_PHASE_RULE[ctx.state.phase]
-    return Violation(rule, why)
+    return Violation(rule, f"{why}; the game is in the {ctx.state.phase!r} phase")
 
 
 def may_play(ctx: Ctx, card: str) -> list[Violation]:

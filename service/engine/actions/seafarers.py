@@ -67,7 +67,8 @@ class MoveShip:
             return [Violation("SEA-015", f"only the foremost ship of an open lane may move; {edge_str(src)} has own "
                               "ships or buildings at both ends", "/action/from")]
         if dst == src:
-            return [Violation("SEA-016", "a moved ship goes to a different edge", "/action/to")]
+            return [Violation("SEA-016", f"a moved ship goes to a different edge; from and to are both "
+                              f"{edge_str(src)}", "/action/to")]
         return (ship_site(ctx, dst, "/action/to", ignore=src)
                 or ship_connected(ctx, dst, a.player, "/action/to", ignore=src))
 

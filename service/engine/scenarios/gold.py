@@ -11,6 +11,21 @@ north whose south coast (the front coast, tagged intersection by intersection) f
 and then the gold islands. Land tiles, their tokens and the harbours are dealt at random; gold and sea
 never move and gold hexes carry no token (GOLD-004). Every front-coast site is 3 or 4 spaces from the
 nearest gold dock (GOLD-034, checked by :func:`front_coast_distances` in the tests).
+
+Decisions the rulings leave open (decided here, once):
+
+- A space along the frame counts: the frame is water for the sides it shares with tiles (R-102), so a
+  tile/frame or sea/frame edge is a space and a gold/frame edge a gold dock (R-031 with R-102).
+- A ship may sail in several ``sail_ship`` actions in one turn, within its allowance (2, or 4 once
+  extended); that is how it loads or unloads mid-move (R-032) and buys its extension "at any point"
+  with cargo it has just loaded (R-033).
+- ``buy_development_card`` without ``price`` pays the grain price (wool + ore + grain + 1 gold) when the
+  buyer can, else the 2-gold price (GOLD-011).
+- The statements A/B/C are evaluated (and reported in ``derived``) once a settlement passes the site,
+  connection and cost checks; the road rule of R-040 applies to every road placement, set-up and Road
+  Building included.
+- One ``gold_trade`` may buy or sell several units at the fixed rates (2n gold for n cards, 3n cards for
+  n gold), never both directions at once (GOLD-016, GOLD-018).
 """
 from __future__ import annotations
 

@@ -7,15 +7,16 @@ graph and kept beside it), so a settlement verdict on the full map stays in the 
 *Spaces* (R-031): an edge between two hexes of the board of which at least one is water. Two spaces are
 adjacent when they share an endpoint; ``d(e, e')`` is the number of steps between them.
 
-*MNR* (R-036) of a *pending* player q (at least one building, none on the front coast): the fewest new
+*MNR* (GOLD-038, R-036) of a *pending* player q (at least one building, none on the front coast): the fewest new
 roads from q's network to a *target* (an empty front-coast intersection with no building next to it), by
 0-1 breadth-first search over road edges: q's own road costs 0, an empty edge 1, another player's road
 and any intersection holding another player's building cannot be used. ``None`` when no target is
 reachable (∞).
 
 *Statements* (R-037..R-039) for player p building a settlement at s, and the decision (GOLD-042, R-040):
-A: some pending opponent's MNR rises by 2 or more (finite -> ∞ counts, ∞ -> ∞ does not); B: s is not on
-the front coast, or p already has a front-coast building; C: another target s' that p reaches with at
+A (GOLD-039): some pending opponent's MNR rises by 2 or more (finite -> ∞ counts, ∞ -> ∞ does not); B
+(GOLD-040): s is not on the front coast, or p already has a front-coast building; C (GOLD-041): another
+target s' that p reaches with at
 most one new road exists where building (with that road, if one is needed) makes A false. The
 settlement is illegal exactly when A and (B or C).
 """
@@ -152,7 +153,7 @@ def site_gold_distance(g: MapGraph, node: Node) -> Optional[int]:
 # -- the front coast (R-035) -------------------------------------------------------------------------
 
 def front_coast(state: State, g: MapGraph) -> frozenset[Node]:
-    """The front-coast intersections: the map's tag (``scenario_state["front_coast"]``), else the R-035
+    """The front-coast intersections (GOLD-043): the map's tag (``scenario_state["front_coast"]``), else the R-035
     fallback: main-island (largest land mass) intersections touching water whose spaces are within 4
     spaces of a gold dock."""
     tagged = state.scenario_state.get("front_coast")
@@ -179,66 +180,101 @@ def derived_front_coast(state: State, g: MapGraph) -> frozenset[Node]:
 # -- the board as arrays -------------------------------------------------------------------------------
 
 class Board:
-    """Buildings and roads of one position as arrays over node / edge ids, with the front coast."""
+    """Buildings and roads of one position as arrays over node / edge ids, with the front coast.
 
-    __slots__ = ("g", "net", "bown", "rown", "fc", "fc_ids", "players")
+    Hypothetical pieces (the statements' "if built" boards) are put with :meth:`put_building` /
+    :meth:`put_road` and taken back with :meth:`undo`, so one board serves every search of a verdict."""
+
+    __slots__ = ("g", "net", "bown", "rown", "fc", "fc_ids", "players", "built", "roads_of", "_undo", "_cache")
 
     def __init__(self, state: State, g: MapGraph, fc: Optional[Iterable[Node]] = None) -> None:
         self.g = g
         self.net = net_of(g)
+        self.players = state.num_players
         self.bown = [-1] * len(g.nodes)
+        self.built: list[set[int]] = [set() for _ in range(self.players)]
         for n, (p, _) in state.buildings.items():
             nid = g.node_index.get(n)
-            if nid is not None:
+            if nid is not None and 0 <= p < self.players:
                 self.bown[nid] = p
+                self.built[p].add(nid)
         self.rown = [-1] * len(g.edges)
+        self.roads_of: list[list[int]] = [[] for _ in range(self.players)]
         for e, p in state.roads.items():
             eid = g.edge_index.get(e)
-            if eid is not None:
+            if eid is not None and 0 <= p < self.players:
                 self.rown[eid] = p
+                self.roads_of[p].append(eid)
         self.fc = frozenset(fc) if fc is not None else front_coast(state, g)
         self.fc_ids = tuple(sorted(g.node_index[n] for n in self.fc if n in g.node_index))
-        self.players = state.num_players
+        self._undo: list[tuple] = []
+        self._cache: dict[int, tuple] = {}         # q -> MNR witness on the real board
 
+    # -- hypothetical pieces ---------------------------------------------------------------------------
+    def put_building(self, p: int, v: int) -> None:
+        self._undo.append(("b", v, self.bown[v]))
+        self.bown[v] = p
+        self.built[p].add(v)
+
+    def put_road(self, p: int, eid: int) -> None:
+        self._undo.append(("r", eid, self.rown[eid]))
+        self.rown[eid] = p
+        self.roads_of[p].append(eid)
+
+    def undo(self, marks: int = 0) -> None:
+        """Take back hypothetical pieces until ``marks`` remain."""
+        while len(self._undo) > marks:
+            kind, i, old = self._undo.pop()
+            if kind == "b":
+                self.built[self.bown[i]].discard(i)
+                self.bown[i] = old
+            else:
+                self.roads_of[self.rown[i]].remove(i)
+                self.rown[i] = old
+
+    # -- who and where ----------------------------------------------------------------------------------
     def pending(self, q: int) -> bool:
         """R-036: q has a building on the board and none on the front coast."""
-        bown = self.bown
-        return q in bown and not any(bown[v] == q for v in self.fc_ids)
+        return bool(self.built[q]) and not self.has_fc_building(q)
 
     def has_fc_building(self, p: int) -> bool:
-        return any(self.bown[v] == p for v in self.fc_ids)
+        bown = self.bown
+        return any(bown[v] == p for v in self.fc_ids)
 
     def targets(self) -> list[int]:
         """Empty front-coast intersections with no building one edge away (the distance rule)."""
         bown, nbr = self.bown, self.g.node_neighbour_ids
         return [v for v in self.fc_ids if bown[v] < 0 and all(bown[m] < 0 for m in nbr[v])]
 
-    def sources(self, q: int) -> list[int]:
+    def sources(self, q: int) -> set[int]:
         """q's buildings and the ends of q's roads, not where an opponent's building stands."""
-        bown, rown, g = self.bown, self.rown, self.g
-        out = {v for v, p in enumerate(bown) if p == q}
-        for eid, p in enumerate(rown):
-            if p == q:
-                out.update(g.edge_node_ids[eid])
-        return [v for v in out if bown[v] < 0 or bown[v] == q]
+        bown, ends = self.bown, self.g.edge_node_ids
+        out = set(self.built[q])
+        for eid in self.roads_of[q]:
+            a, b = ends[eid]
+            if bown[a] < 0 or bown[a] == q:
+                out.add(a)
+            if bown[b] < 0 or bown[b] == q:
+                out.add(b)
+        return out
 
-    def search(self, q: int, targets: Optional[set[int]] = None) -> tuple[list[int], list[int]]:
-        """0-1 BFS from q's network (R-036): distances to every intersection, and the edge each was
-        reached by (-1 at a source). With ``targets``, stops at the first target settled."""
-        g, bown, rown, adj = self.g, self.bown, self.rown, self.net.road_adj
-        n = len(g.nodes)
-        dist = [INF] * n
-        via = [-1] * n
+    def search(self, q: int, targets: Optional[set[int]] = None) -> tuple[dict[int, int], dict[int, int]]:
+        """0-1 BFS from q's network (R-036): distances to the intersections reached, and the edge each
+        was reached by (-1 at a source). With ``targets``, stops at the first target settled."""
+        bown, rown, adj = self.bown, self.rown, self.net.road_adj
+        dist: dict[int, int] = {}
+        via: dict[int, int] = {}
         dq: deque[int] = deque()
         for v in self.sources(q):
             dist[v] = 0
+            via[v] = -1
             dq.append(v)
-        done = [False] * n
+        done: set[int] = set()
         while dq:
             v = dq.popleft()
-            if done[v]:
+            if v in done:
                 continue
-            done[v] = True
+            done.add(v)
             if targets is not None and v in targets:
                 break
             d = dist[v]
@@ -249,34 +285,28 @@ class Board:
                 b = bown[w]
                 if b >= 0 and b != q:
                     continue                      # no passing through an opponent's building
-                nd = d if ow == q else d + 1
-                if nd < dist[w]:
-                    dist[w] = nd
-                    via[w] = eid
-                    if ow == q:
+                if ow == q:
+                    if d < dist.get(w, INF):
+                        dist[w] = d
+                        via[w] = eid
                         dq.appendleft(w)
-                    else:
-                        dq.append(w)
+                elif d + 1 < dist.get(w, INF):
+                    dist[w] = d + 1
+                    via[w] = eid
+                    dq.append(w)
         return dist, via
 
-    def mnr(self, q: int) -> Optional[int]:
-        """R-036: q's Minimum Number of Roads to a viable front-coast site (None = unreachable)."""
+    def _witness(self, q: int) -> tuple[Optional[int], int, list[int]]:
+        """(MNR, target reached, edges of the cheapest path in order) on the board as it stands now."""
         t = set(self.targets())
         if not t:
-            return None
-        dist, _ = self.search(q, t)
-        best = min(dist[v] for v in t)
-        return None if best >= INF else best
-
-    def mnr_witness(self, q: int) -> Optional[dict]:
-        """MNR with a witness: the site reached and the road sites (edges) to build, in order."""
-        t = set(self.targets())
-        if not t:
-            return None
+            return None, -1, []
         dist, via = self.search(q, t)
-        site = min(t, key=lambda v: (dist[v], self.g.nodes[v][1], self.g.nodes[v][0], self.g.nodes[v][2]))
-        if dist[site] >= INF:
-            return None
+        reached = [v for v in t if v in dist]
+        if not reached:
+            return None, -1, []
+        nodes = self.g.nodes
+        site = min(reached, key=lambda v: (dist[v], nodes[v][1], nodes[v][0], nodes[v][2]))
         path: list[int] = []
         v = site
         while via[v] >= 0:
@@ -284,8 +314,48 @@ class Board:
             path.append(eid)
             v = self.g.other_node(eid, v)
         path.reverse()
+        return dist[site], site, path
+
+    def _base(self, q: int) -> tuple[Optional[int], int, list[int], frozenset[int]]:
+        """The witness on the real board (no hypothetical pieces), kept for the verdict's later searches."""
+        hit = self._cache.get(q)
+        if hit is None:
+            m, site, path = self._witness(q)
+            nodes = {site}
+            for eid in path:
+                nodes.update(self.g.edge_node_ids[eid])
+            hit = self._cache[q] = (m, site, path, frozenset(nodes))
+        return hit
+
+    def mnr(self, q: int) -> Optional[int]:
+        """R-036: q's Minimum Number of Roads to a viable front-coast site (None = unreachable).
+
+        Hypothetical pieces of another player can only raise it (they block intersections, edges and
+        sites), so while the cheapest path on the real board stays open, its value stands unchanged."""
+        if not self._undo:
+            return self._base(q)[0]
+        hit = self._cache.get(q)
+        if hit is not None and hit[0] is not None and self._still_open(q, hit[1], hit[2], hit[3]):
+            return hit[0]
+        return self._witness(q)[0]
+
+    def _still_open(self, q: int, site: int, path: list[int], nodes: frozenset[int]) -> bool:
+        nbr = self.g.node_neighbour_ids[site]
+        for kind, i, _ in self._undo:
+            if kind == "b":
+                if self.bown[i] != q and (i in nodes or i in nbr):
+                    return False
+            elif self.rown[i] != q and i in path:
+                return False
+        return True
+
+    def mnr_witness(self, q: int) -> Optional[dict]:
+        """MNR with a witness: the site reached and the road sites (edges) to build, in order."""
+        m, site, path = self._witness(q)
+        if m is None:
+            return None
         g = self.g
-        return {"roads": dist[site], "site": list(g.nodes[site]),
+        return {"roads": m, "site": list(g.nodes[site]),
                 "path": [list(g.edges[e]) for e in path if self.rown[e] != q],
                 "route": [list(g.edges[e]) for e in path]}
 
@@ -316,17 +386,13 @@ class Statements:
 
 def _after(board: Board, opponents: list[int], p: int, site: int, road: int = -1) -> dict[int, Optional[int]]:
     """Opponents' MNR with p's settlement at ``site`` (and p's road on ``road``), the board restored after."""
-    old_b = board.bown[site]
-    board.bown[site] = p
     if road >= 0:
-        old_r = board.rown[road]
-        board.rown[road] = p
+        board.put_road(p, road)
+    board.put_building(p, site)
     try:
         return {q: board.mnr(q) for q in opponents}
     finally:
-        board.bown[site] = old_b
-        if road >= 0:
-            board.rown[road] = old_r
+        board.undo()
 
 
 def statements(board: Board, p: int, site: Node) -> Statements:
@@ -348,13 +414,14 @@ def _statement_c(board: Board, p: int, sid: int, opponents: list[int],
     g, rown, bown = board.g, board.rown, board.bown
     dist, _ = board.search(p)
     for v in board.targets():
-        if v == sid or dist[v] > 1:
+        dv = dist.get(v, INF)
+        if v == sid or dv > 1:
             continue
-        if dist[v] == 0:
+        if dv == 0:
             roads = [-1]
         else:
             roads = [eid for eid, w in board.net.road_adj[v]
-                     if rown[eid] < 0 and dist[w] == 0 and (bown[w] < 0 or bown[w] == p)]
+                     if rown[eid] < 0 and dist.get(w, INF) == 0 and (bown[w] < 0 or bown[w] == p)]
         for road in roads:
             after = _after(board, opponents, p, v, road)
             if not any(increase_cuts(before[q], after[q]) for q in opponents):
@@ -372,12 +439,11 @@ def road_cuts_off(board: Board, p: int, edge: Edge) -> Optional[tuple[int, int]]
         before = board.mnr(q)
         if before is None:
             continue
-        old = board.rown[eid]
-        board.rown[eid] = p
+        board.put_road(p, eid)
         try:
             after = board.mnr(q)
         finally:
-            board.rown[eid] = old
+            board.undo()
         if after is None:
             return q, before
     return None
@@ -388,12 +454,11 @@ def road_mnr(board: Board, p: int, edge: Edge) -> tuple[dict[int, Optional[int]]
     eid = board.g.edge_index[edge]
     opponents = [q for q in range(board.players) if q != p and board.pending(q)]
     before = {q: board.mnr(q) for q in opponents}
-    old = board.rown[eid]
-    board.rown[eid] = p
+    board.put_road(p, eid)
     try:
         after = {q: board.mnr(q) for q in opponents}
     finally:
-        board.rown[eid] = old
+        board.undo()
     return before, after
 
 

@@ -37,8 +37,8 @@ SC08_MAP = MapSpec(
         " n n n n n n",
     ),
     legend={"n": "pool:all"},
-    pools={"all": hex_row(19, 0, 0, 4, 4, 4, 4, 4)},
-    tokens={"*": token_row(1, 2, 2, 2, 2, 2, 3, 3, 2, 1)},
+    pools={"all": hex_row(19, 0, 0, 4, 4, 4, 4, 4)},         # SC08-002: every hex, sea included, shuffled
+    tokens={"*": token_row(1, 2, 2, 2, 2, 2, 3, 3, 2, 1)},   # SC08-003: dealt blind on the land hexes
     reds_apart=False,          # SC08-004: repaired by swaps, not by a redeal
 )
 

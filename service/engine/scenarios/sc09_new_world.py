@@ -27,8 +27,8 @@ SC09_MAP = MapSpec(
         "n n n n n n n",
     ),
     legend={"n": "pool:all"},
-    pools={"all": hex_row(23, 0, 0, 5, 4, 4, 5, 5)},
-    tokens={"*": token_row(1, 3, 3, 3, 2, 2, 3, 3, 2, 1)},
+    pools={"all": hex_row(23, 0, 0, 5, 4, 4, 5, 5)},         # SC09-002: every hex, sea included, shuffled
+    tokens={"*": token_row(1, 3, 3, 3, 2, 2, 3, 3, 2, 1)},   # SC09-003: dealt blind on the land hexes
     reds_apart=False,          # SC09-004: repaired by swaps
 )
 
