@@ -32,6 +32,9 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
     return out
 
 
+_CONTAINERS = (dict, list)
+
+
 def _depth(v: Any, limit: int = MAX_DEPTH) -> None:
     stack = [(v, 1)]
     while stack:
@@ -39,9 +42,13 @@ def _depth(v: Any, limit: int = MAX_DEPTH) -> None:
         if d > limit:
             raise ValueError(f"nested deeper than {limit} levels")
         if isinstance(x, dict):
-            stack.extend((y, d + 1) for y in x.values())
-        elif isinstance(x, list):
-            stack.extend((y, d + 1) for y in x)
+            x = x.values()
+        elif not isinstance(x, list):
+            continue
+        if x and d >= limit:
+            raise ValueError(f"nested deeper than {limit} levels")
+        # only containers go on the stack: a huge flat array costs one pass, not a push per item
+        stack.extend([(y, d + 1) for y in x if type(y) in _CONTAINERS])
 
 
 def read_json(request: Request, max_bytes: int) -> Any:
@@ -56,11 +63,13 @@ def read_json(request: Request, max_bytes: int) -> Any:
         raise Problem(413, f"the body is larger than the limit of {max_bytes} bytes")
     try:
         text = raw.decode("utf-8")
-        if text.count("[") + text.count("{") > 200_000:
+        containers = text.count("[") + text.count("{")
+        if containers > 200_000:
             raise ValueError("too many arrays and objects")
         data = json.loads(text, parse_constant=_no_constants, parse_float=_finite_float,
                           object_pairs_hook=_no_duplicates)
-        _depth(data)
+        if containers > MAX_DEPTH:   # else it cannot be nested too deep
+            _depth(data)
     except RecursionError:
         raise Problem(400, f"the JSON is nested deeper than {MAX_DEPTH} levels") from None
     except UnicodeDecodeError as e:

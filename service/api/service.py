@@ -20,6 +20,7 @@ from .errors import Problem
 from .schemas import StateSchema, load_action, pointerize
 
 _STATE_SCHEMA = StateSchema()
+_STATE_KEYS = frozenset(f.data_key or n for n, f in _STATE_SCHEMA.load_fields.items())
 
 
 MAX_ERRORS = 50  # a problem lists at most this many fields at fault
@@ -37,6 +38,9 @@ def parse_state(raw: Any, cache: GraphCache, prefix: str = "/state") -> tuple[St
     """JSON -> a consistent engine state and its map graph, or a 422 naming the field."""
     if not isinstance(raw, dict):
         raise invalid([{"pointer": prefix, "detail": "must be a game state object"}])
+    if len(raw) > 100:      # far more keys than a state has: name the unknown ones without loading the rest
+        raise invalid([{"pointer": f"{prefix}/" + str(k).replace("~", "~0").replace("/", "~1"),
+                        "detail": "Unknown field."} for k in raw if k not in _STATE_KEYS], "the state")
     try:
         loaded = _STATE_SCHEMA.load(raw)
     except ValidationError as e:

@@ -40,6 +40,7 @@ class BuildShip:
         else:
             pay(s, a.player, COSTS["ship"])            # SEA-006: 1 lumber + 1 wool
             s.flags.ships_built.append(edge)           # SEA-018: may not move this turn
+            s.flags.built = True                       # BASE-VAR-STRICT-PHASES: no trade after building
 
 
 @handler("move_ship", {"main"}, not_your_turn="SEA-017", changes_routes=True)

@@ -1,0 +1,245 @@
+"""The speed race: our engine against catanatron, in one run on the same machine.
+
+    .venv/bin/python bench/race.py                 # or bench/race.sh
+    .venv/bin/python bench/race.py --quick         # fewer samples (a smoke run)
+    .venv/bin/python bench/race.py --json out.json # also write every figure as JSON
+
+Both engines play seeded random 4-player base games with the same policy (an action type drawn
+uniformly, then one action of that type), skip the opening (set-up and the first turns) and sample the
+positions that follow, with the action the policy chose there. On those mid-game positions each engine is
+timed on:
+
+- **apply**: judge and apply one action, leaving the posted position untouched. Ours: ``adjudicate``
+  without the derived values (gate, rule checks, copy, apply, scenario reaction, awards, winner).
+  Catanatron: ``State.copy()`` + ``apply_action`` (it mutates in place, so a copy is what keeps the
+  position; its ``apply_action`` also regenerates the next position's playable actions).
+- **legal**: every legal action of the player to act. Ours: ``legal.legal_actions``. Catanatron:
+  ``generate_playable_actions``.
+- **longest road**: every player's longest road. Ours: ``routes.longest_route`` per player (with a witness
+  path). Catanatron: ``Board.continuous_roads_by_player`` per colour (the paths of each component).
+- **derive**: what a verdict reports about a position. Ours: ``derive.derive`` (VP by source, routes
+  with witness paths, awards, winner). Catanatron: longest roads of every colour + actual VP of every
+  colour (catanatron keeps VP as running counters; there is no more to compute).
+
+Each sample is timed (CPU time) over enough repetitions for ~3 ms, per-call mean; the figure is the median over
+samples (microseconds). Ratio = catanatron / ours (above 1: ours is faster). Catanatron runs in
+``bench/.venv-race`` (made on first use, never a project dependency) as a subprocess that prints JSON.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RACE_VENV = HERE / ".venv-race"
+RACE_PY = RACE_VENV / "bin" / "python"
+TARGETS = {"apply": 5.0, "derive": 5.0, "longest_road": 5.0, "legal": 2.0}
+SEEDS = (1, 2, 3)
+
+
+def per_call_us(fn, budget_s: float = 0.003, max_reps: int = 300) -> float:
+    """Mean microseconds of CPU time per call over enough repetitions to fill ``budget_s`` (after one warm
+    call). CPU time of this process, so other load on the machine does not inflate either side."""
+    clock = time.process_time
+    t = clock()
+    fn()
+    one = clock() - t
+    reps = max(1, min(max_reps, int(budget_s / max(one, 1e-6))))
+    t = clock()
+    for _ in range(reps):
+        fn()
+    return (clock() - t) / reps * 1e6
+
+
+def summarise(rows: list[dict]) -> dict:
+    """Median per measure, overall and per action type (apply) / per phase (legal)."""
+    out: dict = {"samples": len(rows)}
+    for m in ("apply", "legal", "longest_road", "derive"):
+        out[m] = statistics.median(r[m] for r in rows)
+    by_type = defaultdict(list)
+    by_phase = defaultdict(list)
+    for r in rows:
+        by_type[r["type"]].append(r["apply"])
+        by_phase[r["phase"]].append(r["legal"])
+    out["apply_by_type"] = {t: [round(statistics.median(v), 2), len(v)] for t, v in sorted(by_type.items())}
+    out["legal_by_phase"] = {p: [round(statistics.median(v), 2), len(v)] for p, v in sorted(by_phase.items())}
+    out["roads_per_player"] = statistics.mean(r["roads"] for r in rows)
+    out["legal_count"] = statistics.mean(r["n_legal"] for r in rows)
+    return out
+
+
+# -- ours ---------------------------------------------------------------------------------------------------
+
+def ours(skip_turns: int, samples: int) -> dict:
+    sys.path.insert(0, str(HERE.parent))
+    from service.engine.derive import derive
+    from service.engine.legal import legal_actions, random_action
+    from service.engine.mapgraph import MapGraph
+    from service.engine.referee import adjudicate
+    from service.engine.rng import Rng
+    from service.engine.routes import longest_route
+    from service.engine.scenarios import get_scenario
+
+    scen = get_scenario("base")
+    rows = []
+    for seed in SEEDS:
+        state = scen.new_game(4, seed)
+        graph = MapGraph.build(state.terrain_map())
+        rng = Rng(seed, 7)
+        taken = 0
+        while state.phase != "game_over" and taken < samples // len(SEEDS):
+            la = legal_actions(state, graph, scen)
+            action = random_action(la, rng)
+            if state.turn >= skip_turns and state.phase != "setup":
+                st, a = state, action
+                pl = range(st.num_players)
+                rows.append({
+                    "type": a.type, "phase": "main" if st.phase == "main" else st.phase,
+                    "apply": per_call_us(lambda: adjudicate(st, a, graph, scen, with_derived=False)),
+                    "legal": per_call_us(lambda: legal_actions(st, graph, scen)),
+                    "longest_road": per_call_us(lambda: [longest_route(st, graph, p) for p in pl]),
+                    "derive": per_call_us(lambda: derive(st, graph, scen)),
+                    "roads": len(st.roads) / st.num_players, "n_legal": la.count,
+                })
+                taken += 1
+            v = adjudicate(state, action, graph, scen, with_derived=False)
+            assert v.legal, (action, v.violations)
+            state = v.state
+    return summarise(rows)
+
+
+# -- catanatron (runs inside bench/.venv-race) ---------------------------------------------------------------
+
+CAT_TYPES = {"PLAY_KNIGHT_CARD": "play_knight", "PLAY_YEAR_OF_PLENTY": "play_year_of_plenty",
+             "PLAY_MONOPOLY": "play_monopoly", "PLAY_ROAD_BUILDING": "play_road_building",
+             "BUY_DEVELOPMENT_CARD": "buy_development_card"}
+CAT_PHASE = {"PLAY_TURN": "main", "MOVE_ROBBER": "robber", "DISCARD": "discard"}
+
+
+def catanatron(skip_turns: int, samples: int) -> dict:
+    from catanatron.game import Game
+    from catanatron.models.actions import generate_playable_actions
+    from catanatron.models.player import Color, Player
+    from catanatron.state import apply_action
+    from catanatron.state_functions import get_actual_victory_points, player_has_rolled
+
+    rows = []
+    for seed in SEEDS:
+        rnd = random.Random(seed)
+        game = Game([Player(c) for c in (Color.RED, Color.BLUE, Color.WHITE, Color.ORANGE)], seed=seed)
+        taken = 0
+        while game.winning_color() is None and taken < samples // len(SEEDS):
+            st = game.state
+            acts = st.playable_actions
+            by_type = defaultdict(list)
+            for a in acts:
+                by_type[a.action_type.value].append(a)
+            t = sorted(by_type)[rnd.randrange(len(by_type))]
+            action = by_type[t][rnd.randrange(len(by_type[t]))]
+            # the dice and the stolen card come from the global generator: keep it in step for both uses
+            if st.num_turns >= skip_turns and not st.is_initial_build_phase:
+                colors = st.colors
+                board = st.board
+                phase = CAT_PHASE.get(st.current_prompt.value, st.current_prompt.value.lower())
+                if phase == "main" and not player_has_rolled(st, st.current_color()):
+                    phase = "roll"
+
+                def apply_once(st=st, action=action):
+                    s2 = st.copy()
+                    apply_action(s2, action)
+                state_rand = random.getstate()
+                row = {
+                    "type": CAT_TYPES.get(t, t.lower()), "phase": phase,
+                    "apply": per_call_us(apply_once),
+                    "legal": per_call_us(lambda: generate_playable_actions(st)),
+                    "longest_road": per_call_us(lambda: [board.continuous_roads_by_player(c) for c in colors]),
+                    "derive": per_call_us(lambda: ([board.continuous_roads_by_player(c) for c in colors],
+                                                   [get_actual_victory_points(st, c) for c in colors])),
+                    "roads": len(board.roads) / 2 / len(colors), "n_legal": len(acts),
+                }
+                row["copy"] = per_call_us(st.copy)
+                random.setstate(state_rand)
+                rows.append(row)
+                taken += 1
+            game.execute(action, validate_action=False)
+    out = summarise(rows)
+    out["copy_only"] = statistics.median(r["copy"] for r in rows)
+    return out
+
+
+# -- the race ------------------------------------------------------------------------------------------------
+
+def ensure_race_env() -> bool:
+    if RACE_PY.exists():
+        r = subprocess.run([str(RACE_PY), "-c", "import catanatron"], capture_output=True)
+        if r.returncode == 0:
+            return True
+    subprocess.run([sys.executable, "-m", "venv", str(RACE_VENV)], check=True)
+    r = subprocess.run([str(RACE_PY), "-m", "pip", "install", "-q", "catanatron"], capture_output=True, text=True)
+    if r.returncode != 0:
+        print("catanatron could not be installed:", r.stderr.strip().splitlines()[-1:] or r.returncode)
+        return False
+    return True
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--side", choices=("ours", "catanatron"))
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--samples", type=int, default=300)
+    ap.add_argument("--skip-turns", type=int, default=40)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    samples = 60 if args.quick else args.samples
+    if args.side:
+        fn = ours if args.side == "ours" else catanatron
+        print(json.dumps(fn(args.skip_turns, samples)))
+        return
+    if not ensure_race_env():
+        sys.exit(1)
+    common = ["--samples", str(samples), "--skip-turns", str(args.skip_turns)]
+    # one after the other in this run, each in its own interpreter (same machine, same minute)
+    mine = json.loads(subprocess.run([sys.executable, __file__, "--side", "ours", *common], check=True,
+                                     capture_output=True, text=True).stdout.strip().splitlines()[-1])
+    theirs = json.loads(subprocess.run([str(RACE_PY), __file__, "--side", "catanatron", *common], check=True,
+                                       capture_output=True, text=True).stdout.strip().splitlines()[-1])
+    print(f"mid-game base positions, 4 players, seeds {list(SEEDS)}, from turn {args.skip_turns}: "
+          f"{mine['samples']} ours / {theirs['samples']} catanatron samples "
+          f"(roads per player {mine['roads_per_player']:.1f} / {theirs['roads_per_player']:.1f}; "
+          f"legal actions per position {mine['legal_count']:.1f} / {theirs['legal_count']:.1f})")
+    print(f"{'measure (median us per call)':32s} {'ours':>10s} {'catanatron':>11s} {'ratio':>8s} {'target':>7s}")
+    ok = True
+    for m in ("apply", "legal", "longest_road", "derive"):
+        ratio = theirs[m] / mine[m]
+        hit = ratio >= TARGETS[m]
+        ok &= hit
+        print(f"{m:32s} {mine[m]:10.1f} {theirs[m]:11.1f} {ratio:7.1f}x {TARGETS[m]:5.0f}x {'ok' if hit else 'MISSED'}")
+    print(f"  (catanatron State.copy() alone: {theirs['copy_only']:.1f} us of its apply)")
+    print("apply by action type (median us, samples): ours | catanatron")
+    for t in sorted(set(mine["apply_by_type"]) | set(theirs["apply_by_type"])):
+        a, b = mine["apply_by_type"].get(t), theirs["apply_by_type"].get(t)
+        fa = f"{a[0]:9.1f} ({a[1]:3d})" if a else " " * 15
+        fb = f"{b[0]:9.1f} ({b[1]:3d})" if b else " " * 15
+        ratio = f"{b[0] / a[0]:6.1f}x" if a and b else ""
+        print(f"  {t:28s} {fa} | {fb} {ratio}")
+    print("legal by phase (median us, samples): ours | catanatron")
+    for p in sorted(set(mine["legal_by_phase"]) | set(theirs["legal_by_phase"])):
+        a, b = mine["legal_by_phase"].get(p), theirs["legal_by_phase"].get(p)
+        fa = f"{a[0]:9.1f} ({a[1]:3d})" if a else " " * 15
+        fb = f"{b[0]:9.1f} ({b[1]:3d})" if b else " " * 15
+        ratio = f"{b[0] / a[0]:6.1f}x" if a and b else ""
+        print(f"  {p:28s} {fa} | {fb} {ratio}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"ours": mine, "catanatron": theirs}, indent=1))
+    print("all targets met" if ok else "some targets missed (see the profile notes in docs/performance.md)")
+
+
+if __name__ == "__main__":
+    main()
