@@ -122,14 +122,17 @@ def test_the_action_types_of_the_spec_are_those_the_api_loads():
 
 @pytest.mark.parametrize("type_", sorted(ACTION_FIELDS))
 def test_each_action_has_the_fields_the_api_loads(type_):
-    s = spec_actions()[type_]
+    actions = spec_actions()
+    assert type_ in actions, f"action type {type_!r} is loaded by the API but not documented in openapi.yaml"
+    s = actions[type_]
     assert s["properties"]["type"] == {"const": type_}
     assert s.get("additionalProperties") is False
     flds = ACTION_FIELDS[type_]
     names = {"type", "player"} | {f.data_key or k for k, f in flds.items()}
     required = {"type", "player"} | {f.data_key or k for k, f in flds.items() if f.required}
-    assert set(s["properties"]) == names
-    assert set(s["required"]) == required
+    assert set(s["properties"]) == names, (f"{type_}: only in the API {sorted(names - set(s['properties']))}, "
+                                           f"only in openapi.yaml {sorted(set(s['properties']) - names)}")
+    assert set(s["required"]) == required, f"{type_}: required {sorted(required)} in the API"
 
 
 # -- the state ------------------------------------------------------------------------------------------

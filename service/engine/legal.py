@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
 from .actions.seafarers import next_gold_chooser
+from .actions.dev import may_play
+from .bank import COSTS, cannot_pay
 from .core import Action, Ctx, Violation
 from .mapgraph import RESOURCES, MapGraph
 from .placement import road_connected, road_site, ship_connected, ship_site
@@ -365,6 +367,34 @@ def random_action(la: LegalActions, rng: Rng) -> Optional[Action]:
     return sample_range(specs[rng.below(len(specs))], rng)
 
 
+
+# -- whole types ruled out at once ------------------------------------------------------------------------
+
+_DEV_CARD = {"play_knight": "knight", "play_road_building": "road_building",
+             "play_year_of_plenty": "year_of_plenty", "play_monopoly": "monopoly"}
+_PIECE = {"build_road": ("roads", "road"), "build_settlement": ("settlements", "settlement"),
+          "build_ship": ("ships", "ship")}
+
+
+def _type_blocked(t: str, state: State, graph: MapGraph, scenario: "Scenario", p: int, h) -> bool:
+    """Whether a part of the engine's own check for ``t`` that reads no parameter of the action fails
+    (no such card playable this turn; no piece left; the cost not in hand): then every candidate of the
+    type fails it too, and trying them one by one would only find the same violation each time. Only
+    for the engine's handlers (a scenario's replacement may rule differently)."""
+    if scenario.handler(t) is not None or h is not HANDLERS.get(t):
+        return False
+    card = _DEV_CARD.get(t)
+    if card is not None:
+        return bool(may_play(Ctx(state, Action(t, p, {}), graph, scenario), card))
+    piece = _PIECE.get(t)
+    if piece is not None:
+        kind, cost = piece
+        if state.players[p].supply.get(kind, 0) <= 0:          # supply_left, checked in set-up and after
+            return True
+        return state.phase == "main" and bool(cannot_pay(state, p, COSTS[cost], cost))
+    return False
+
+
 # -- the list ----------------------------------------------------------------------------------------
 
 def legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: Optional[int] = None) -> LegalActions:
@@ -390,20 +420,24 @@ def legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: O
                     out.ranges.setdefault(t, []).append(
                         {"type": t, "player": player, **spec, "example": action_json(example)})
             continue
+        if _type_blocked(t, state, graph, scenario, player, h):
+            continue
         found: list[Action] = []
         seen: set[str] = set()
         skip_from: set = set()
         gen = CANDIDATES.get(t)
         cands = list(gen(state, graph, scenario, player)) if gen else []
+        dedupe = t in extra          # the generators yield no duplicates; a scenario's extras may repeat them
         cands += extra.get(t, [])
         for a in cands:
             if t == "move_ship" and a.get("from") in skip_from:
                 continue
-            key = repr(sorted(action_json(a).items()))
-            if key in seen:
-                continue
-            seen.add(key)
-            v = violations_of(state, a, graph, scenario)
+            if dedupe:
+                key = repr(sorted(action_json(a).items()))
+                if key in seen:
+                    continue
+                seen.add(key)
+            v = check_action(Ctx(state, a, graph, scenario), h)
             if not v:
                 found.append(a)
             elif t == "move_ship" and v[0].path == "/action/from":

@@ -5,7 +5,7 @@ coordinates; derived values (route lengths, VP) are not stored, only history (wh
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from typing import Any, Optional
 
 from .geometry import Edge, Hex, Node
@@ -106,25 +106,44 @@ class State:
         return len(self.players)
 
     def copy(self) -> "State":
-        """A new state sharing nothing mutable with this one (hexes are immutable tiles)."""
-        return replace(
-            self,
-            hexes=dict(self.hexes),
-            harbors=dict(self.harbors),
-            players=[p.copy() for p in self.players],
-            buildings=dict(self.buildings),
-            roads=dict(self.roads),
-            ships=dict(self.ships),
-            bank=dict(self.bank),
-            dev_deck=dict(self.dev_deck),
-            setup=Setup(self.setup.round, self.setup.step, self.setup.last_settlement),
-            flags=self.flags.copy(),
-            pending_discards=dict(self.pending_discards),
-            pending_gold=dict(self.pending_gold),
-            svp_attached=dict(self.svp_attached),
-            options=dict(self.options),
-            scenario_state=_deep(self.scenario_state),
-        )
+        """A new state sharing nothing mutable with this one (hexes are immutable tiles).
+
+        Built field by field rather than with ``dataclasses.replace`` (which goes through ``__init__``
+        with keyword arguments): it runs on every adjudication. ``_COPIED`` below is checked against the
+        dataclass fields at import, so a new field cannot be left out."""
+        new = _new(State)
+        new.scenario = self.scenario
+        new.hexes = dict(self.hexes)
+        new.harbors = dict(self.harbors)
+        new.players = [p.copy() for p in self.players]
+        new.buildings = dict(self.buildings)
+        new.roads = dict(self.roads)
+        new.ships = dict(self.ships)
+        new.robber = self.robber
+        new.pirate = self.pirate
+        new.bank = dict(self.bank)
+        new.dev_deck = dict(self.dev_deck)
+        new.phase = self.phase
+        new.current_player = self.current_player
+        new.turn = self.turn
+        st = self.setup
+        new.setup = Setup(st.round, st.step, st.last_settlement)
+        new.flags = self.flags.copy()
+        new.last_roll = self.last_roll
+        new.pending_discards = dict(self.pending_discards)
+        new.pending_gold = dict(self.pending_gold)
+        new.longest_road_holder = self.longest_road_holder
+        new.largest_army_holder = self.largest_army_holder
+        new.vp_target = self.vp_target
+        new.rng_seed = self.rng_seed
+        new.rng_counter = self.rng_counter
+        new.winner = self.winner
+        new.svp_attached = dict(self.svp_attached)
+        new.options = dict(self.options)
+        ss = self.scenario_state
+        new.scenario_state = _deep(ss) if ss else {}
+        new.schema_version = self.schema_version
+        return new
 
     def terrain_map(self) -> dict[Hex, str]:
         return {h: t.terrain for h, t in self.hexes.items()}
@@ -132,6 +151,14 @@ class State:
     def building_owner(self, n: Node) -> Optional[int]:
         b = self.buildings.get(n)
         return None if b is None else b[0]
+
+
+_new = object.__new__
+_COPIED = ("scenario", "hexes", "harbors", "players", "buildings", "roads", "ships", "robber", "pirate", "bank",
+           "dev_deck", "phase", "current_player", "turn", "setup", "flags", "last_roll", "pending_discards",
+           "pending_gold", "longest_road_holder", "largest_army_holder", "vp_target", "rng_seed", "rng_counter",
+           "winner", "svp_attached", "options", "scenario_state", "schema_version")
+assert set(_COPIED) == {f.name for f in fields(State)}, "State.copy() must copy every field"
 
 
 def _deep(v: Any) -> Any:
