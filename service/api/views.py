@@ -28,6 +28,19 @@ def body() -> Any:
     return read_json(request, current_app.config["MAX_BODY_BYTES"])
 
 
+FLAG_VALUES = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+
+
+def flag(name: str) -> bool:
+    """A boolean query parameter (``true``/``false``, ``1``/``0``, ``yes``/``no``); anything else is a 400."""
+    values = request.args.getlist(name)
+    if not values:
+        return False
+    if len(values) > 1 or values[0] not in FLAG_VALUES:
+        raise Problem(400, f"query parameter {name!r} is one of {', '.join(FLAG_VALUES)}, given once")
+    return FLAG_VALUES[values[0]]
+
+
 @blp.get("/healthz")
 def healthz():
     return ok({"status": "ok"})
@@ -53,7 +66,7 @@ def adjudicate_view():
     action = None if data.get("action") is None else parse_action(data["action"], state)
     verdict = judge(state, action, graph)
     out = verdict_json(verdict)
-    if request.args.get("explain", "").lower() in ("1", "true", "yes"):   # the reasoning of every derived value
+    if flag("explain"):   # the reasoning of every derived value
         from ..engine.explain import explain
         out["explanations"] = explain(verdict.state if verdict.legal else state, graph, get_scenario(state.scenario))
     return ok(out)
