@@ -91,6 +91,14 @@ class NewWorld3(MappedScenario, Seafarers):
     def check(self, ctx: Ctx):
         return harbor_phase_violation(ctx, self.rule_harbor)
 
+    def legal_candidates(self, state: State, graph, player: int) -> list:
+        """``place_harbor`` on every coast side (the legal-action list keeps those its check allows)."""
+        if state.phase != "setup" or not state.scenario_state.get("harbor_pile"):
+            return []
+        from ..core import Action
+        return [Action("place_harbor", player, {"edge": e})
+                for eid, e in enumerate(graph.edges) if graph.edge_kind[eid] == "coast"]
+
     def after_action(self, ctx: Ctx, s: State) -> None:
         # SC08-006 (R-018): the starting settlements, wherever they stand, fix the home islands.
         record_start_node(ctx, s)
