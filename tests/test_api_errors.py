@@ -536,3 +536,9 @@ def test_hexes_helper_board_is_accepted(client):
     board = hexes({(0, 0): ("forest", 6), (1, 0): "sea"})
     r = client.post("/v1/adjudicate", json={"state": state(board)})
     assert r.status_code == 200, r.get_json()
+
+
+@pytest.mark.parametrize("query", ["explain=maybe", "explain=true&explain=false", "explain=TRUE"])
+def test_a_bad_query_flag_is_a_400(client, query):
+    body = problem(client.post(f"/v1/adjudicate?{query}", json=_a_request()), 400)
+    assert "explain" in body["detail"]

@@ -53,6 +53,7 @@ def openapi():
 
 @blp.post("/v1/adjudicate")
 def adjudicate_view():
+    explaining = flag("explain")
     data = body()
     if not isinstance(data, dict):
         raise invalid([{"pointer": "/", "detail": "must be an object {state, action}"}])
@@ -66,7 +67,7 @@ def adjudicate_view():
     action = None if data.get("action") is None else parse_action(data["action"], state)
     verdict = judge(state, action, graph)
     out = verdict_json(verdict)
-    if flag("explain"):   # the reasoning of every derived value
+    if explaining:   # the reasoning of every derived value
         from ..engine.explain import explain
         out["explanations"] = explain(verdict.state if verdict.legal else state, graph, get_scenario(state.scenario))
     return ok(out)
