@@ -1,4 +1,4 @@
-"""Components of the base game (BASE-COMP), the new-game generator and a full opening through the API."""
+"""Components of the base game (BASE-COMP-1..8), the new-game generator and a full opening through the API."""
 from __future__ import annotations
 
 from collections import Counter

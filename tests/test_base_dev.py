@@ -177,7 +177,7 @@ def test_playing_a_development_card_is_never_forced_BASE_DEV_10(client):
                                "victory_point": 0}
 
 
-# -- BASE-LA --------------------------------------------------------------------------------------------------
+# -- BASE-LA-1..3 --------------------------------------------------------------------------------------------------
 
 def knight(client, st, player, hex_):
     return adjudicate(client, st, {"type": "play_knight", "player": player, "hex": hex_})

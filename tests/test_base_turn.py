@@ -1,4 +1,4 @@
-"""The turn (BASE-TURN), costs (BASE-COST), production (BASE-PROD) and the robber (BASE-ROBBER)."""
+"""The turn (BASE-TURN-1..6), costs (BASE-COST-1..3), production (BASE-PROD-1..5) and the robber (BASE-ROBBER-1..6)."""
 from __future__ import annotations
 
 from tests.helpers import adjudicate, hand, radius_board, rules, state
@@ -17,7 +17,7 @@ def res(v, player):
     return v["state"]["players"][player]["resources"]
 
 
-# -- BASE-TURN ----------------------------------------------------------------------------------------
+# -- BASE-TURN-1..6 ----------------------------------------------------------------------------------------
 
 def test_the_production_roll_is_made_exactly_once_per_turn_BASE_TURN_1(client):
     """The production roll is made exactly once per turn (BASE-TURN-1)."""
@@ -98,7 +98,7 @@ def test_a_non_active_player_may_propose_a_trade_to_the_active_player_only_BASE_
     assert rules(bad) == ["BASE-TRADE-2"]
 
 
-# -- BASE-COST ----------------------------------------------------------------------------------------
+# -- BASE-COST-1..3 ----------------------------------------------------------------------------------------
 
 def test_the_exact_cost_is_paid_and_no_credit_is_given_BASE_COST_1(client):
     """The exact cost is paid and no credit is given (BASE-COST-1)."""
@@ -134,7 +134,7 @@ def test_only_the_active_player_builds_BASE_COST_3(client):
     assert adjudicate(client, st, {"type": "build_road", "player": 1, "edge": [0, 0, "NE"]})["legal"]
 
 
-# -- BASE-PROD ----------------------------------------------------------------------------------------
+# -- BASE-PROD-1..5 ----------------------------------------------------------------------------------------
 
 def prod_board():
     # (0,0) forest 6, (1,-1) hills 6, (0,-1) mountains 8: node (0,0,N) touches all three
@@ -211,7 +211,7 @@ def test_production_is_paid_to_everyone_at_once_and_cannot_be_declined_BASE_PROD
     assert r.status_code == 422                       # there is no way to refuse production
 
 
-# -- BASE-ROBBER ----------------------------------------------------------------------------------------
+# -- BASE-ROBBER-1..6 ----------------------------------------------------------------------------------------
 
 def test_a_seven_produces_nothing_BASE_ROBBER_1(client):
     """A seven produces nothing (BASE-ROBBER-1)."""

@@ -129,7 +129,7 @@ def test_explain_gives_the_reasoning_of_every_derived_value(client):
     check_response("/v1/adjudicate", "post", r)
     ex = r.get_json()["explanations"]
     assert ex["victory_points"]["1"]["sources"][0] == {"source": "city", "node": [2, 0, "N"], "points": 2,
-                                                       "why": "a city on 2,0,N is worth 2 (BASE-VP table)"}
+                                                       "why": "a city on 2,0,N is worth 2 (BASE-VP-1..3 table)"}
     assert ex["routes"]["0"]["length"] == 2 and "witness" in ex["routes"]["0"]["why"]
     assert "short of the 5" in ex["longest_road"]["why"] and "BASE-LA-1" in ex["largest_army"]["why"]
     assert "no winner" in ex["winner"]["why"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 from .core import Violation, fmt_cards
 from .state import State
 
-#: BASE-COST table (SEA-006 adds the ship).
+#: BASE-COST-1..3 table (SEA-006 adds the ship).
 COSTS: dict[str, dict[str, int]] = {
     "road": {"brick": 1, "lumber": 1},
     "settlement": {"brick": 1, "lumber": 1, "wool": 1, "grain": 1},

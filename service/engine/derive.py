@@ -37,7 +37,7 @@ def largest_army(state: State, holder: Optional[int]) -> Optional[int]:
 
 
 def victory_points(state: State, scenario: "Scenario", player: int) -> dict[str, int]:
-    """VP by source (BASE-VP table, SEA-019 special tokens, scenario extras) and the total."""
+    """VP by source (BASE-VP-1..3 table, SEA-019 special tokens, scenario extras) and the total."""
     p = state.players[player]
     out = {"settlements": 0, "cities": 0}
     for owner, kind in state.buildings.values():

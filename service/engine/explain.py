@@ -32,7 +32,7 @@ def _vp(state: State, scenario: "Scenario", p: int) -> dict[str, Any]:
         if owner == p:
             pts = 2 if kind == "city" else 1
             items.append({"source": kind, "node": list(node), "points": pts,
-                          "why": f"a {kind} on {node_str(node)} is worth {pts} (BASE-VP table)"})
+                          "why": f"a {kind} on {node_str(node)} is worth {pts} (BASE-VP-1..3 table)"})
     if vp.get("longest_road"):
         items.append({"source": "longest_road", "points": vp["longest_road"],
                       "why": f"player {p} holds the Longest Road / Trade Route card (BASE-LR-3)"})

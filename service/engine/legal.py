@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .scenarios.base import Scenario
 
 #: Action types whose choices are described as ranges, not listed one by one.
-RANGE_TYPES = ("discard", "play_year_of_plenty", "choose_gold", "domestic_trade")
+RANGE_TYPES = ("discard", "play_year_of_plenty", "choose_gold", "domestic_trade", "gold_trade")
 
 
 @dataclass
@@ -298,32 +298,59 @@ def _range_specs(type_: str, state: State, graph: MapGraph, scen: "Scenario", p:
     elif type_ == "domestic_trade":
         partners = [q for q in range(state.num_players) if q != p] if p == state.current_player \
             else [state.current_player]
+        kinds = RESOURCES + (("gold",) if scen.coins else ())
+        mine = {**hand, "gold": state.players[p].gold}
         for q in partners:
-            theirs = state.players[q].resources
-            pair = next(((a, b) for a in RESOURCES for b in RESOURCES
-                         if a != b and hand.get(a, 0) > 0 and theirs.get(b, 0) > 0), None)
+            theirs = {**state.players[q].resources, "gold": state.players[q].gold}
+            pair = next(((a, b) for a in kinds for b in kinds
+                         if a != b and mine.get(a, 0) > 0 and theirs.get(b, 0) > 0), None)
             if pair is None:
                 continue
             a, b = pair
             spec = {"partner": q, "accepted": True,
-                    "give": {"at_least": 1, "at_most": {r: hand.get(r, 0) for r in RESOURCES}},
-                    "get": {"at_least": 1, "at_most": {r: theirs.get(r, 0) for r in RESOURCES}},
+                    "give": {"at_least": 1, "at_most": {r: mine.get(r, 0) for r in kinds}},
+                    "get": {"at_least": 1, "at_most": {r: theirs.get(r, 0) for r in kinds}},
                     "no_type_on_both_sides": True}
             ex = Action(type_, p, {"partner": q, "give": {a: 1}, "get": {b: 1}, "accepted": True})
             yield spec, ex
+    elif type_ == "gold_trade":
+        # GOLD-016: 2 gold buy 1 card (several at once, any mix the bank holds); GOLD-018: any 3 cards of
+        # the hand buy 1 gold (a multiple of 3 at once). Never both directions in one trade.
+        gold = state.players[p].gold
+        k = gold // 2
+        bank = {r: min(state.bank.get(r, 0), k) for r in RESOURCES}
+        if k and sum(bank.values()):
+            yield ({"direction": "buy", "rate": 2, "give": {"gold": "rate per card got"},
+                    "get": {"at_least": 1, "total_at_most": k, "at_most": bank}},
+                   Action(type_, p, {"give": {"gold": 2}, "get": {next(r for r in RESOURCES if bank[r]): 1}}))
+        m = sum(hand.values()) // 3
+        if m:
+            yield ({"direction": "sell", "rate": 3, "get": {"gold": "one per rate cards given"},
+                    "give": {"at_least": 3, "total_at_most": 3 * m, "multiple_of": 3,
+                             "at_most": {r: min(hand.get(r, 0), 3 * m) for r in RESOURCES}}},
+                   Action(type_, p, {"give": _greedy(3, hand), "get": {"gold": 1}}))
 
 
 def range_admits(type_: str, spec: dict[str, Any], action: Action) -> bool:
     """Whether a concrete action lies inside a range spec (the property test samples both ways)."""
     def cards_ok(cards: dict[str, int], rng: dict[str, Any]) -> bool:
         cards = {r: n for r, n in cards.items() if n}
-        if any(r not in RESOURCES or n > rng["at_most"].get(r, 0) for r, n in cards.items()):
+        if any(r not in rng["at_most"] or n > rng["at_most"].get(r, 0) for r, n in cards.items()):
             return False
+        total = sum(cards.values())
         if "total" in rng:
-            return sum(cards.values()) == rng["total"]
-        return sum(cards.values()) >= rng.get("at_least", 0)
+            return total == rng["total"]
+        if total > rng.get("total_at_most", total) or total % rng.get("multiple_of", 1):
+            return False
+        return total >= rng.get("at_least", 0)
     if action.type != type_:
         return False
+    if type_ == "gold_trade":
+        give = {r: n for r, n in action.get("give").items() if n}
+        get = {r: n for r, n in action.get("get").items() if n}
+        if spec["direction"] == "buy":
+            return cards_ok(get, spec["get"]) and give == {"gold": spec["rate"] * sum(get.values())}
+        return cards_ok(give, spec["give"]) and get == {"gold": sum(give.values()) // spec["rate"]}
     if type_ == "domestic_trade":
         give = {r: n for r, n in action.get("give").items() if n}
         get = {r: n for r, n in action.get("get").items() if n}
@@ -337,12 +364,19 @@ def sample_range(spec: dict[str, Any], rng: Rng) -> Action:
     t, p = spec["type"], spec["player"]
 
     def draw(total: int, at_most: dict[str, int]) -> dict[str, int]:
-        pool = [r for r in RESOURCES for _ in range(at_most.get(r, 0))]
-        out = {r: 0 for r in RESOURCES}
+        pool = [r for r in at_most for _ in range(at_most.get(r, 0))]
+        out = {r: 0 for r in at_most}
         for r in rng.shuffle(pool)[:total]:
             out[r] += 1
         return out
 
+    if t == "gold_trade":
+        if spec["direction"] == "buy":
+            get = draw(1 + rng.below(spec["get"]["total_at_most"]), spec["get"]["at_most"])
+            return Action(t, p, {"give": {"gold": spec["rate"] * sum(get.values())}, "get": get})
+        lots = spec["give"]["total_at_most"] // spec["rate"]
+        give = draw(spec["rate"] * (1 + rng.below(lots)), spec["give"]["at_most"])
+        return Action(t, p, {"give": give, "get": {"gold": sum(give.values()) // spec["rate"]}})
     if t != "domestic_trade":
         return Action(t, p, {"resources": draw(spec["resources"]["total"], spec["resources"]["at_most"])})
     mine, theirs = spec["give"]["at_most"], spec["get"]["at_most"]

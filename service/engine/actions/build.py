@@ -1,7 +1,7 @@
-"""Building roads, settlements and cities (BASE-BUILD, BASE-COST), in set-up and in the main phase.
+"""Building roads, settlements and cities (BASE-BUILD-1..8, BASE-COST-1..3), in set-up and in the main phase.
 
 BASE-COST-2: there is no limit on how many items a player builds in a turn; the only checks are the
-piece supply (BASE-COMP-1), the cost (BASE-COST-1) and the placement rules (BASE-BUILD).
+piece supply (BASE-COMP-1), the cost (BASE-COST-1) and the placement rules (BASE-BUILD-1..8).
 """
 from __future__ import annotations
 

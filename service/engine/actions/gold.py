@@ -28,7 +28,7 @@ from ..state import DEV_CARDS, State
 from . import HANDLERS, Handler, handler
 from .dev import dev_wrong_phase, mark_played, may_play
 
-#: The gold part of each cost (GOLD-007..010); the cards are the base costs (BASE-COST, SEA-006).
+#: The gold part of each cost (GOLD-007..010); the cards are the base costs (BASE-COST-1..3, SEA-006).
 GOLD_COST = {"road": 1, "ship": 1, "settlement": 2, "city": 2}
 COST_RULE = {"road": "GOLD-007", "ship": "GOLD-008", "settlement": "GOLD-009", "city": "GOLD-010"}
 #: GOLD-011: a development card costs wool + ore + grain + 1 gold, or wool + ore + 2 gold.
@@ -548,6 +548,81 @@ class UnloadGold:
         ctx.emit("unloaded_gold", player=ctx.action.player, ship=sh["id"], gold=n)
 
 
+# -- candidates for the legal-action list (``Gold.legal_candidates``) -------------------------------------
+
+def sail_walks(g, start: Edge, steps: int) -> dict[Edge, list[Edge]]:
+    """Every space a ship on ``start`` reaches in 1 to ``steps`` steps (R-031), each with one shortest
+    walk (the start itself, reached out and back, included)."""
+    from ..scenarios.gold_mnr import net_of
+    net = net_of(g)
+    sid = g.edge_index.get(start)
+    if sid is None or steps < 1:
+        return {}
+    out: dict[Edge, list[Edge]] = {}
+    frontier = [(sid, [])]
+    seen = {sid: 0}                      # the start is at 0 steps but still a destination (out and back)
+    for depth in range(1, steps + 1):
+        nxt = []
+        for eid, walk in frontier:
+            for f in net.space_adj[eid]:
+                w = walk + [g.edges[f]]
+                if g.edges[f] not in out:
+                    out[g.edges[f]] = w
+                if f not in seen:
+                    seen[f] = depth
+                    nxt.append((f, w))
+        frontier = nxt
+    return out
+
+
+def gold_candidates(state: State, g, player: int) -> list:
+    """Candidates of GOLD's own action types and of the replaced handlers whose choices the engine's
+    generators do not know (ship sites are spaces at front-coast homes, the development card's two prices,
+    Road Building with mobile ships). A superset: the legal-action list keeps those the checks allow."""
+    from ..core import Action
+    from ..scenarios.gold_mnr import front_coast, home_dock_spaces
+    out: list = []
+    if state.phase != "main" or state.current_player != player:
+        return out
+    mine = [sh for sh in ships_of(state) if sh.get("player") == player]
+    for sh in mine:
+        if not sh.get("built"):
+            for extend in (None, "wool", "cargo"):
+                extended = bool(sh.get("extended")) or extend is not None
+                left = BASE_MOVE + (EXTRA_MOVE if extended else 0) - int(sh.get("moved", 0))
+                for dest, walk in sail_walks(g, ship_edge(sh), left).items():
+                    out.append(Action("sail_ship", player, {"ship": sh["id"], "path": walk, "extend": extend}))
+        for t in ("load_gold", "unload_gold"):
+            for n in (None,) + tuple(range(1, CARGO_MAX + 1)):
+                out.append(Action(t, player, {"ship": sh["id"], "amount": n}))
+    out += [Action("buy_development_card", player, {"card": None, "price": price}) for price in DEV_PRICES]
+    fc = front_coast(state, g)
+    homes = [n for n, (o, _) in state.buildings.items() if o == player and n in fc]
+    sites = sorted({e for n in homes for e in home_dock_spaces(g, n)})
+    out += [Action("build_ship", player, {"edge": e}) for e in sites]
+    # Road Building with ships: every pair of pieces where a ship is one of them (roads alone are the
+    # engine's candidates); a second road may hang off the first.
+    if state.players[player].dev_cards.get("road_building", 0) <= 0:
+        return out
+    near = {g.node_index[n] for n, (o, _) in state.buildings.items() if o == player and n in g.node_index}
+    for e, o in state.roads.items():
+        if o == player and e in g.edge_index:
+            near.update(g.edge_node_ids[g.edge_index[e]])
+    roads = sorted({g.edges[eid] for n in near for eid in g.node_edge_ids[n]
+                    if g.road_edge(eid) and g.edges[eid] not in state.roads})
+    for e1 in sites:
+        out.append(Action("play_road_building", player, {"pieces": [{"kind": "ship", "edge": e1}]}))
+        for e2 in sites:
+            out.append(Action("play_road_building", player, {"pieces": [{"kind": "ship", "edge": e1},
+                                                                        {"kind": "ship", "edge": e2}]}))
+        for e2 in roads:
+            out.append(Action("play_road_building", player, {"pieces": [{"kind": "ship", "edge": e1},
+                                                                        {"kind": "road", "edge": e2}]}))
+            out.append(Action("play_road_building", player, {"pieces": [{"kind": "road", "edge": e2},
+                                                                        {"kind": "ship", "edge": e1}]}))
+    return out
+
+
 def _replacements() -> dict[str, Handler]:
     base = HANDLERS
     out = {item: with_gold(base[f"build_{item}"], item) for item in ("road", "settlement", "city")}
@@ -577,5 +652,5 @@ def replacement(action_type: str) -> Optional[Handler]:
     return _REPL.get(action_type)
 
 
-__all__ = ["replacement", "ships_of", "find_ship", "fleet_sizes", "dock_of", "ship_edge", "ship_home",
+__all__ = ["replacement", "gold_candidates", "sail_walks", "ships_of", "find_ship", "fleet_sizes", "dock_of", "ship_edge", "ship_home",
            "GOLD_COST", "DEV_PRICES", "CARGO_MAX", "RESOURCES"]

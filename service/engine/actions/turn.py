@@ -1,5 +1,5 @@
-"""The turn: the production roll and its resolution, discarding on a 7, ending the turn (BASE-TURN,
-BASE-PROD, BASE-ROBBER-1/2)."""
+"""The turn: the production roll and its resolution, discarding on a 7, ending the turn (BASE-TURN-1..6,
+BASE-PROD-1..5, BASE-ROBBER-1/2)."""
 from __future__ import annotations
 
 from ..core import Ctx, Violation, fmt_cards

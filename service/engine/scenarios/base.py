@@ -64,6 +64,7 @@ class Scenario:
     route_minimum = 5          # BASE-LR-3
     setup_rounds = 2           # BASE-SETUP-2/3
     has_map = True             # ships a map of its own, so POST /v1/games can start it
+    coins = False              # gold coins as a currency beside the cards (GOLD), tradeable between players
     #: Component tables per player count (``components.py`` documents the format); checked explicitly
     #: on game generation and on request, never before a verdict (R-001).
     component_tables: dict[int, dict] = {}

@@ -104,6 +104,7 @@ class Gold(MappedScenario, Seafarers):
     supply = {"settlements": 5, "cities": 4, "roads": 15, "ships": 15}   # R-044: 15 ships per player
     ships = True
     pirate = False                                          # R-043: no pirate
+    coins = True                                            # GOLD-005, R-042: gold coins
     has_map = True
     map_specs = {3: MAP_3P, 4: MAP_4P}
     component_rule = "GOLD-003"
@@ -145,6 +146,12 @@ class Gold(MappedScenario, Seafarers):
 
     def gold_entitlement(self, terrain: str, kind: str) -> int:
         return 0                                            # GOLD-004: gold hexes never produce
+
+    def legal_candidates(self, state: State, graph, player: int) -> list:
+        """Ships sailing (each reachable space with one shortest path, per extension choice), loading and
+        unloading (each amount), ship sites, the two development-card prices, Road Building with ships."""
+        from ..actions.gold import gold_candidates
+        return gold_candidates(state, graph, player)
 
     def route_pieces(self, state: State, player: int):
         return [(e, "road") for e, p in state.roads.items() if p == player]   # GOLD-029: ships never count

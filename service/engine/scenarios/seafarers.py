@@ -1,6 +1,6 @@
 """The general Seafarers rules on any board (SEA-001): ships, the pirate, gold fields, trade routes.
 
-The eleven scenarios (SC01-SC11) build on this class, each adding its own data and hooks.
+The eleven scenarios (SC01 to SC11) build on this class, each adding its own data and hooks.
 """
 from __future__ import annotations
 
