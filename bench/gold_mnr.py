@@ -10,11 +10,11 @@ noisy). Target from the issue: a GOLD settlement verdict under 5 ms.
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.timing import per_call  # noqa: E402
 from service.engine.core import Action  # noqa: E402
 from service.engine.mapgraph import MapGraph  # noqa: E402
 from service.engine.referee import adjudicate  # noqa: E402
@@ -34,16 +34,6 @@ BASE_SETUP = [
     (3, (1, 1, "N"), (1, 0, "E")), (3, (-1, -2, "S"), (-2, -1, "E")), (2, (-2, -1, "S"), (-3, 0, "E")),
     (1, (3, -2, "S"), (2, -1, "NE")), (0, (2, -3, "S"), (1, -2, "NE")),
 ]
-
-def per_call(fn, n: int) -> float:
-    fn()
-    best = float("inf")
-    for _ in range(5):
-        t = time.perf_counter()
-        for _ in range(n):
-            fn()
-        best = min(best, (time.perf_counter() - t) / n)
-    return best * 1e6
 
 
 def play(scen_id: str, setup, extra_road):

@@ -238,7 +238,7 @@ def main() -> None:
         print(f"  {p:28s} {fa} | {fb} {ratio}")
     if args.json:
         Path(args.json).write_text(json.dumps({"ours": mine, "catanatron": theirs}, indent=1))
-    print("all targets met" if ok else "some targets missed (see the profile notes in docs/performance.md)")
+    print("all targets met" if ok else "some targets missed (see the profile figures in README.md, Evidence)")
 
 
 if __name__ == "__main__":

@@ -17,24 +17,12 @@ import json
 import random
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-RACE_VENV = HERE / ".venv-race"
-RACE_PY = RACE_VENV / "bin" / "python"
 
-
-def per_call(fn, n: int) -> float:
-    fn()
-    best = float("inf")
-    for _ in range(5):
-        t = time.perf_counter()
-        for _ in range(n):
-            fn()
-        best = min(best, (time.perf_counter() - t) / n)
-    return best * 1e6
+from bench.timing import RACE_PY, ensure_race_env, per_call  # noqa: E402
 
 
 # -- ours -------------------------------------------------------------------------------------------------
@@ -171,19 +159,6 @@ def catanatron_side() -> dict:
     t = per_call(lambda: longest_acyclic_path(board, nodes, Color.RED), 50)
     del STATIC_GRAPH
     return {"dense_15_roads": {"us": t, "length": n}}
-
-
-def ensure_race_env() -> bool:
-    if RACE_PY.exists():
-        r = subprocess.run([str(RACE_PY), "-c", "import catanatron"], capture_output=True)
-        if r.returncode == 0:
-            return True
-    subprocess.run([sys.executable, "-m", "venv", str(RACE_VENV)], check=True)
-    r = subprocess.run([str(RACE_PY), "-m", "pip", "install", "-q", "catanatron"], capture_output=True, text=True)
-    if r.returncode != 0:
-        print("catanatron could not be installed:", r.stderr.strip().splitlines()[-1:] or r.returncode)
-        return False
-    return True
 
 
 def main() -> None:

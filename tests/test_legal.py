@@ -134,4 +134,20 @@ def test_explain_gives_the_reasoning_of_every_derived_value(client):
     assert "short of the 5" in ex["longest_road"]["why"] and "BASE-LA-1" in ex["largest_army"]["why"]
     assert "no winner" in ex["winner"]["why"]
     assert "explanations" not in client.post("/v1/adjudicate", json={"state": st}).get_json()
+
+
+def test_derive_explains_too_and_agrees_with_adjudicate(client):
+    st = state(radius_board(), settlements=[(0, [0, 0, "N"])], cities=[(1, [2, 0, "N"])],
+               roads=[(0, [0, -1, "SE"]), (0, [0, -1, "E"])], turn_flags={"rolled": True})
+    r = client.post("/v1/derive?explain=true", json={"state": st})
+    check_response("/v1/derive", "post", r)
+    assert r.status_code == 200, r.get_json()
+    body = r.get_json()
+    judged = client.post("/v1/adjudicate?explain=true", json={"state": st}).get_json()
+    assert body["explanations"] == judged["explanations"] and body["derived"] == judged["derived"]
+    assert body["explanations"]["victory_points"]["1"]["sources"][0]["source"] == "city"
+    plain = client.post("/v1/derive", json={"state": st}).get_json()
+    assert "explanations" not in plain and plain["derived"] == body["derived"]
+    assert "explanations" not in client.post("/v1/derive?explain=false", json={"state": st}).get_json()
+    assert client.post("/v1/derive?explain=maybe", json={"state": st}).status_code == 400
     assert dump_state  # the canonical form is what explanations describe

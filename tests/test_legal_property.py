@@ -1,13 +1,25 @@
-"""Property: on positions reached by random legal play, the legal-action list is exactly the legal set.
+"""Property: on positions reached by legal play, the legal-action list is exactly the legal set.
 
 Every listed action (and samples of every range) adjudicates legal; sampled actions that are not listed
-adjudicate illegal. Runs on every registered scenario that can start a new game, and on a Seafarers
-board (ships, pirate, gold field) built from a base board.
+adjudicate illegal, scenario-specific types included (GOLD's ships and gold trades, A New World's
+harbours, the development card's two GOLD prices). Runs on every registered scenario that can start a new
+game, at every player count it supports, and on a Seafarers board (ships, pirate, gold field) built from
+a base board.
+
+The play is random but steered: most moves take a building or scenario action when one is listed (roads
+heading for the front coast or the unexplored spaces, ships sailing to a dock), so a few hundred moves
+reach ships, cargo and reveals. Listing semantics checked here: a ``sail_ship`` is listed by its
+destination (one path per reachable space, per extension choice); chance outcomes (dice, drawn cards,
+discoveries) are listed at their default, the seeded generator's.
+
+``LEGAL_PROPERTY_HEAVY=1`` runs more seeds and longer games (a few minutes).
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 import json
+import os
 import random
 
 import pytest
@@ -15,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.engine.core import Action
-from service.engine.geometry import hex_distance
+from service.engine.geometry import edge_nodes, hex_corners, hex_distance
 from service.engine.legal import action_json, legal_actions, random_action, range_admits, sample_range
 from service.engine.mapgraph import RESOURCES, MapGraph
 from service.engine.referee import adjudicate
@@ -23,8 +35,14 @@ from service.engine.rng import Rng
 from service.engine.scenarios import SCENARIOS, get_scenario
 from service.engine.state import Tile
 
+HEAVY = os.environ.get("LEGAL_PROPERTY_HEAVY", "") not in ("", "0")
 STARTABLE = sorted(sid for sid, s in SCENARIOS.items() if s.has_map)
 SEAFARERS_BOARD = "seafarers-on-a-base-board"
+CASES = [(sid, n) for sid in STARTABLE for n in SCENARIOS[sid].players] + [(SEAFARERS_BOARD, 4)]
+#: Moves of play per case (checked over the last ``CHECKED`` of them); GOLD needs long games for its ships.
+MOVES = {"GOLD": 520}
+DEFAULT_MOVES = 250
+CHECKED = 24
 
 
 def seafarers_game(players: int, seed: int):
@@ -56,20 +74,65 @@ def _key(a: Action) -> str:
     return json.dumps(action_json(a), sort_keys=True)
 
 
+# -- sampling actions a careless client might post ------------------------------------------------------
+
+def _ships(state) -> list[dict]:
+    return state.scenario_state.get("ships") or []
+
+
+def _walk(rnd: random.Random, graph, state) -> tuple[int, list]:
+    """A ship id and a random walk of 1-4 spaces from where it lies (legal or not: any ship, any length)."""
+    from service.engine.scenarios.gold_mnr import net_of
+    ships = _ships(state)
+    if not ships or rnd.random() < 0.1:
+        return rnd.randrange(4), [rnd.choice(graph.edges) for _ in range(rnd.randint(1, 4))]
+    sh = rnd.choice(ships)
+    net, eid, path = net_of(graph), graph.edge_index[tuple(sh["edge"])], []
+    for _ in range(rnd.choice((1, 1, 2, 2, 3, 4))):
+        nxt = net.space_adj[eid] if rnd.random() < 0.95 else range(len(graph.edges))
+        if not nxt:
+            break
+        eid = rnd.choice(list(nxt))
+        path.append(graph.edges[eid])
+    return sh["id"], path or [graph.edges[eid]]
+
+
 def random_candidate(rnd: random.Random, state, graph, scen) -> Action | None:
     """Any well-formed action of a known type, legal or not (what a careless client might post)."""
     n = state.num_players
     t = rnd.choice(sorted(scen.action_types()))
-    p = rnd.randrange(n)
+    p = rnd.choice([state.current_player] * 3 + list(range(n)))
     node = lambda: rnd.choice(graph.nodes)  # noqa: E731
     edge = lambda: rnd.choice(graph.edges)  # noqa: E731
     hx = lambda: rnd.choice(sorted(state.hexes))  # noqa: E731
     cards = lambda: {r: rnd.choice((0, 0, 1, 2)) for r in RESOURCES}  # noqa: E731
     victim = lambda: rnd.choice([None] + list(range(n)))  # noqa: E731
+    coins = lambda: {"gold": rnd.choice((0, 1, 2, 4))} if scen.coins else {}  # noqa: E731
+    ship_id = lambda: rnd.choice([sh["id"] for sh in _ships(state)] or [0]) if rnd.random() < 0.9 \
+        else rnd.randrange(6)  # noqa: E731
+
+    def sail():
+        sid, path = _walk(rnd, graph, state)
+        return {"ship": sid, "path": path, "extend": rnd.choice((None, None, "wool", "cargo"))}
+
+    def gold_trade():
+        k = rnd.randint(1, 3)
+        if rnd.random() < 0.5:
+            get = {r: 0 for r in RESOURCES}
+            for _ in range(k):
+                get[rnd.choice(RESOURCES)] += 1
+            return {"give": {"gold": rnd.choice((2 * k, 2 * k, k, 2 * k + 1))}, "get": get}
+        give = {r: 0 for r in RESOURCES}
+        for _ in range(3 * k - rnd.choice((0, 0, 0, 1))):
+            give[rnd.choice(RESOURCES)] += 1
+        return {"give": give, "get": {"gold": rnd.choice((k, k, k + 1))}}
+
     params = {
         "build_settlement": lambda: {"node": node()}, "build_city": lambda: {"node": node()},
         "build_road": lambda: {"edge": edge()}, "build_ship": lambda: {"edge": edge()},
-        "roll": lambda: {"dice": None}, "end_turn": lambda: {}, "buy_development_card": lambda: {"card": None},
+        "roll": lambda: {"dice": None}, "end_turn": lambda: {},
+        "buy_development_card": lambda: {"card": None,
+                                         "price": rnd.choice((None, "grain", "gold")) if scen.coins else None},
         "discard": lambda: {"resources": cards()}, "play_year_of_plenty": lambda: {"resources": cards()},
         "choose_gold": lambda: {"resources": cards()},
         "move_robber": lambda: {"hex": hx(), "steal_from": victim(), "card": None},
@@ -79,24 +142,35 @@ def random_candidate(rnd: random.Random, state, graph, scen) -> Action | None:
         "play_monopoly": lambda: {"resource": rnd.choice(RESOURCES)},
         "maritime_trade": lambda: {"give": {rnd.choice(RESOURCES): rnd.randint(1, 8)},
                                    "get": {rnd.choice(RESOURCES): rnd.randint(1, 2)}},
-        "domestic_trade": lambda: {"partner": rnd.randrange(n), "give": cards(), "get": cards(),
-                                   "accepted": rnd.random() < 0.9},
+        "domestic_trade": lambda: {"partner": rnd.randrange(n), "give": {**cards(), **coins()},
+                                   "get": {**cards(), **coins()}, "accepted": rnd.random() < 0.9},
         "move_ship": lambda: {"from": rnd.choice(sorted(state.ships) or graph.edges), "to": edge()},
         "play_road_building": lambda: {"pieces": [{"kind": rnd.choice(("road", "ship") if scen.ships else ("road",)),
                                                    "edge": edge()} for _ in range(rnd.choice((1, 2, 2)))]},
+        "place_harbor": lambda: {"edge": edge()},
+        "sail_ship": sail,
+        "load_gold": lambda: {"ship": ship_id(), "amount": rnd.choice((None, 0, 1, 2, 4, 5))},
+        "unload_gold": lambda: {"ship": ship_id(), "amount": rnd.choice((None, 0, 1, 2, 4, 5))},
+        "gold_trade": gold_trade,
     }
-    if t not in params:
-        return None          # a scenario's own action type: its hook lists candidates, not this sampler
-    return Action(t, p, params[t]())
+    assert t in params, f"no sampler for the action type {t!r}: add one so its listing is checked"
+    a = Action(t, p, params[t]())
+    if scen.id == "SC11" and t in ("build_road", "build_ship", "move_ship") and rnd.random() < 0.3:
+        a.params["token_from"] = [hx()]           # Greater Catan: the source of a token moved off the mainland
+    return a
 
 
 def listed(la, a: Action) -> bool:
     if a.type in la.ranges:
         return any(range_admits(a.type, spec, a) for spec in la.ranges[a.type])
+    if a.type == "sail_ship":            # one path per destination (and extension choice) is listed
+        return any(x.get("ship") == a.get("ship") and x.get("extend") == a.get("extend")
+                   and tuple(x.get("path")[-1]) == tuple(a.get("path")[-1]) for x in la.actions.get("sail_ship", []))
     return _key(a) in {_key(x) for x in la.actions.get(a.type, [])}
 
 
-def check_position(state, graph, scen, rnd: random.Random, rng: Rng) -> None:
+def check_position(state, graph, scen, rnd: random.Random, rng: Rng, samples: int = 12) -> set[str]:
+    """Asserts the property on one position; returns the action types listed there."""
     la = legal_actions(state, graph, scen)
     for acts in la.actions.values():
         for a in acts:
@@ -108,32 +182,124 @@ def check_position(state, graph, scen, rnd: random.Random, rng: Rng) -> None:
                 v = adjudicate(state, a, graph, scen, with_derived=False)
                 assert v.legal, (spec, action_json(a), v.violations)
     by_player = {la.player: la}
-    for _ in range(12):
+    for _ in range(samples):
         a = random_candidate(rnd, state, graph, scen)
-        if a is None:
-            continue
         if a.player not in by_player:
             by_player[a.player] = legal_actions(state, graph, scen, a.player)
         v = adjudicate(state, a, graph, scen, with_derived=False)
         assert v.legal == listed(by_player[a.player], a), (
             "legal but not listed" if v.legal else "listed but illegal", action_json(a), v.violations)
+    return set(la.actions) | set(la.ranges)
 
 
-@pytest.mark.parametrize("sid", STARTABLE + [SEAFARERS_BOARD])
-@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
-@given(seed=st.integers(0, 2**32 - 1), warmup=st.integers(0, 160))
-def test_listed_actions_adjudicate_legal_and_unlisted_ones_illegal(sid, seed, warmup):
-    scen0 = get_scenario("seafarers" if sid == SEAFARERS_BOARD else sid)
-    players = scen0.players[seed % len(scen0.players)]
+# -- steered play --------------------------------------------------------------------------------------
+
+#: Types taken first when listed (most moves), in this order.
+PRIORITY = ("unload_gold", "load_gold", "place_harbor", "build_ship", "sail_ship", "build_city", "build_settlement",
+            "move_ship", "build_road", "play_road_building")
+
+
+def target_distance(state, graph) -> dict[int, int]:
+    """Road steps from each node to the nearest goal: GOLD's front coast, or an unexplored space."""
+    goals = {tuple(x) for x in state.scenario_state.get("front_coast") or []}
+    for h, t in state.hexes.items():
+        if t.terrain == "unknown":
+            goals.update(hex_corners(h))
+    start = [graph.node_index[n] for n in goals if n in graph.node_index]
+    dist = {i: 0 for i in start}
+    dq = collections.deque(start)
+    while dq:
+        x = dq.popleft()
+        for y in graph.node_neighbour_ids[x]:
+            if y not in dist:
+                dist[y] = dist[x] + 1
+                dq.append(y)
+    return dist
+
+
+def steered_action(la, state, graph, scen, rng: Rng, rnd: random.Random) -> Action | None:
+    if rnd.random() < 0.3:
+        return random_action(la, rng)
+    for t in PRIORITY:
+        acts = la.actions.get(t)
+        if not acts:
+            continue
+        if t in ("build_road", "build_settlement", "build_ship", "move_ship"):
+            dist = target_distance(state, graph)
+            if dist:
+                def score(a):
+                    ns = [a.get("node")] if t == "build_settlement" else edge_nodes(a.get("edge") or a.get("to"))
+                    return min(dist.get(graph.node_index.get(n), 99) for n in ns)
+                best = min(score(a) for a in acts)
+                acts = [a for a in acts if score(a) == best]
+        elif t == "sail_ship":
+            from service.engine.actions.gold import dock_of, find_ship
+            def docks(a):
+                sh = dict(find_ship(state, a.get("ship")), edge=list(a.get("path")[-1]))
+                return dock_of(graph, sh) == ("home" if sh.get("cargo") else "gold") and a.get("extend") is None
+            acts = [a for a in acts if docks(a)] or acts
+        return acts[rnd.randrange(len(acts))]
+    return random_action(la, rng)
+
+
+def play_and_check(sid: str, players: int, seed: int, moves: int, checked: int) -> set[str]:
     state, scen = new_position(sid, players, seed)
     graph = MapGraph.build(state.terrain_map())
     rng, rnd = Rng(seed, 0), random.Random(seed)
-    for step in range(warmup + 20):
-        if step >= warmup:
-            check_position(state, graph, scen, rnd, rng)
-        a = random_action(legal_actions(state, graph, scen), rng)
+    seen: set[str] = set()
+    every = max(1, moves // checked)
+    for step in range(moves):
+        if step % every == 0 or step == moves - 1:
+            seen |= check_position(state, graph, scen, rnd, rng)
+        la = legal_actions(state, graph, scen)
+        seen |= set(la.actions) | set(la.ranges)
+        a = steered_action(la, state, graph, scen, rng, rnd)
         if a is None:
             break
         v = adjudicate(state, a, graph, scen, with_derived=False)
         assert v.legal, (action_json(a), v.violations)
         state = v.state
+    return seen
+
+
+@pytest.mark.parametrize("sid,players", CASES, ids=[f"{s}-{n}p" for s, n in CASES])
+@settings(max_examples=4 if HEAVY else 1, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_listed_actions_adjudicate_legal_and_unlisted_ones_illegal(sid, players, seed):
+    moves = MOVES.get(sid, DEFAULT_MOVES) * (3 if HEAVY else 1)
+    play_and_check(sid, players, seed, moves, CHECKED * (3 if HEAVY else 1))
+
+
+def test_gold_play_reaches_ships_cargo_and_gold_trades():
+    """The steered play of the GOLD case reaches the scenario's own actions (so the property covers them)."""
+    seen = play_and_check("GOLD", 4, 0, MOVES["GOLD"], CHECKED)
+    assert {"build_ship", "sail_ship", "load_gold", "unload_gold", "gold_trade"} <= seen, sorted(seen)
+
+
+def test_a_new_world_lists_harbours_first():
+    seen = play_and_check("SC08", 3, 5, 12, 12)
+    assert "place_harbor" in seen
+
+
+def test_greater_catan_lists_each_token_source_once_the_reserve_is_empty():
+    """SC11-009: with the reserve empty the placer picks the mainland hex a token comes from (``token_from``):
+    each allowed source is its own listed action, and a source nothing takes is refused."""
+    from .test_scenarios_sc06_11 import give
+    from .test_scenarios_sc06_11_routes import coastal_mainland_settlement, ship_to_island, small_island_state
+    scen, st = small_island_state([])
+    coastal_mainland_settlement(st, 0)
+    edge, _ = ship_to_island(st, 0)
+    give(st, 0, lumber=1, wool=1)
+    graph = MapGraph.build(st.terrain_map())
+    la = legal_actions(st, graph, scen)
+    ships = [a for a in la.actions["build_ship"] if a.get("edge") == edge]
+    sources = [a.get("token_from") for a in ships if a.get("token_from")]
+    assert len(ships) == len(sources) + 1 and sources                  # the default and each allowed source
+    for a in ships:
+        assert adjudicate(st, a, graph, scen, with_derived=False).legal
+    triggering = {a.get("edge") for a in la.actions["build_ship"] if a.get("token_from")}
+    other = next(a for a in la.actions["build_ship"] if a.get("edge") not in triggering)
+    v = adjudicate(st, Action("build_ship", 0, {**other.params, "token_from": sources[0]}), graph, scen)
+    assert not v.legal and v.violations[0].rule == "SC11-009"
+    rnd, rng = random.Random(3), Rng(3, 0)
+    check_position(st, graph, scen, rnd, rng, samples=40)

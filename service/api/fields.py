@@ -2,7 +2,8 @@
 
 They validate and normalise in one pass of plain Python (the state is parsed on every request):
 coordinates come out canonical (``docs/coordinates.md``), resource aliases come out as the 5th-edition
-names (BASE-ED-5).
+names (BASE-ED-5). A field class marked ``ONE_PASS`` promises that its ``_deserialize`` alone loads a JSON
+value (it does not read the parent data), so :mod:`service.api.fastload` calls it directly.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from ..engine.geometry import CORNER_NAMES, SIDE_NAMES, canonical_edge, canonica
 from ..engine.mapgraph import RESOURCES
 
 MAX_KEYED = 8
+CARD_LIMIT = 10_000  # the most cards of one kind a count may name
 COORD_LIMIT = 64  # boards are at most ~12 x 10; anything beyond this is not a board position
 RESOURCE_ALIASES = {"wood": "lumber", "clay": "brick", "sheep": "wool", "wheat": "grain", "stone": "ore"}
 
@@ -33,10 +35,35 @@ def _coord_pair(value: Any) -> tuple[int, int]:
     return q, r
 
 
+# corner / side name -> (dq, dr, canonical name): canonical_node(q, r, c) is (q + dq, r + dr, name)
+_CORNER_SHIFT = {c: canonical_node(0, 0, c) for c in CORNER_NAMES}
+_SIDE_SHIFT = {s: canonical_edge(0, 0, s) for s in SIDE_NAMES}
+
+
+def _fast_coord(value: Any, shift: dict[str, tuple[int, int, str]]) -> Any:
+    """The canonical ``(q, r, name)`` of a well-formed ``[q, r, name]``, else None (then the checks below
+    word the error)."""
+    if type(value) is list and len(value) == 3:
+        q, r, c = value
+        if type(q) is int and type(r) is int and -COORD_LIMIT <= q <= COORD_LIMIT \
+                and -COORD_LIMIT <= r <= COORD_LIMIT and type(c) is str:
+            d = shift.get(c)
+            if d is not None:
+                return (q + d[0], r + d[1], d[2])
+    return None
+
+
 class HexCoord(fields.Field):
     """``[q, r]`` -> ``(q, r)``."""
 
+    ONE_PASS = True
+
     def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is list and len(value) == 2:
+            q, r = value
+            if type(q) is int and type(r) is int and -COORD_LIMIT <= q <= COORD_LIMIT \
+                    and -COORD_LIMIT <= r <= COORD_LIMIT:
+                return (q, r)
         q, r = _coord_pair(value)
         if len(value) != 2:
             raise ValidationError("a hex is [q, r]")
@@ -49,7 +76,12 @@ class HexCoord(fields.Field):
 class NodeCoord(fields.Field):
     """``[q, r, corner]`` with any of the six corner names -> canonical ``(q, r, "N"|"S")``."""
 
+    ONE_PASS = True
+
     def _deserialize(self, value, attr, data, **kwargs):
+        done = _fast_coord(value, _CORNER_SHIFT)
+        if done is not None:
+            return done
         q, r = _coord_pair(value)
         if len(value) != 3 or not isinstance(value[2], str):
             raise ValidationError("an intersection is [q, r, corner]")
@@ -64,7 +96,12 @@ class NodeCoord(fields.Field):
 class EdgeCoord(fields.Field):
     """``[q, r, side]`` with any of the six side names -> canonical ``(q, r, "NE"|"E"|"SE")``."""
 
+    ONE_PASS = True
+
     def _deserialize(self, value, attr, data, **kwargs):
+        done = _fast_coord(value, _SIDE_SHIFT)
+        if done is not None:
+            return done
         q, r = _coord_pair(value)
         if len(value) != 3 or not isinstance(value[2], str):
             raise ValidationError("a path is [q, r, side]")
@@ -77,7 +114,7 @@ class EdgeCoord(fields.Field):
 
 
 def parse_cards(value: Any, allowed: tuple[str, ...] = RESOURCES, aliases: dict = RESOURCE_ALIASES,
-                limit: int = 10_000) -> dict[str, int]:
+                limit: int = CARD_LIMIT) -> dict[str, int]:
     if not isinstance(value, dict):
         raise ValidationError("must be an object of card counts")
     if len(value) > 2 * len(allowed):  # every name and its alias, at most
@@ -102,12 +139,24 @@ def parse_cards(value: Any, allowed: tuple[str, ...] = RESOURCES, aliases: dict 
 class Cards(fields.Field):
     """``{"brick": 2, ...}``: non-negative counts of known cards (missing kinds are 0)."""
 
+    ONE_PASS = True
+
     def __init__(self, allowed: tuple[str, ...] = RESOURCES, fill: bool = True, **kw):
         super().__init__(**kw)
         self.allowed = allowed
         self.fill = fill
+        self._names = frozenset(allowed)
 
     def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is dict and self._names.issuperset(value):
+            # canonical names only (no aliases, so no name twice): one look at each count
+            for n in value.values():
+                if type(n) is not int or n < 0 or n > CARD_LIMIT:
+                    break
+            else:
+                if self.fill:
+                    return {k: value.get(k, 0) for k in self.allowed}
+                return dict(value)
         out = parse_cards(value, self.allowed)
         if self.fill:
             return {k: out.get(k, 0) for k in self.allowed}
@@ -119,6 +168,8 @@ class Cards(fields.Field):
 
 class PlayerKeyed(fields.Field):
     """``{"0": n, ...}``: a count per player number (keys are player numbers as strings)."""
+
+    ONE_PASS = True
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, dict):

@@ -13,8 +13,9 @@ from ..engine.core import Action
 from ..engine.mapgraph import RESOURCES, TERRAINS
 from ..engine.scenarios import SCENARIOS
 from ..engine.state import DEV_CARDS, PHASES, SCHEMA_VERSION
-from .fields import (BoundedDict, BoundedList, Cards, EdgeCoord, HexCoord, NodeCoord, PlayerKeyed, StrictBool,
-                     StrictInt, _coord_pair, _int)
+from .fastload import compile_schema, load_or_schema
+from .fields import (_CORNER_SHIFT, _SIDE_SHIFT, BoundedDict, BoundedList, Cards, EdgeCoord, HexCoord, NodeCoord,
+                     PlayerKeyed, StrictBool, StrictInt, _coord_pair, _fast_coord, _int)
 
 HARBOR_KINDS = ("3:1",) + RESOURCES
 MAX_PLAYERS = 4
@@ -28,8 +29,14 @@ class Base(Schema):
 
 # -- board --------------------------------------------------------------------------------------------
 
+_HEX_KEYS = frozenset({"q", "r", "terrain", "number"})
+_TOKENS = frozenset({2, 3, 4, 5, 6, 8, 9, 10, 11, 12})
+
+
 class HexList(fields.Field):
     """``[{"q", "r", "terrain", "number"}]`` -> ``{(q, r): (terrain, number)}``, in one pass."""
+
+    ONE_PASS = True
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, list):
@@ -39,6 +46,13 @@ class HexList(fields.Field):
         out: dict[tuple[int, int], tuple[str, Any]] = {}
         errors: dict[int, Any] = {}
         for i, h in enumerate(value):
+            if type(h) is dict and _HEX_KEYS.issuperset(h):   # the usual, valid hex: one look at each value
+                q, r, t, n = h.get("q"), h.get("r"), h.get("terrain"), h.get("number")
+                if type(q) is int and type(r) is int and -64 <= q <= 64 and -64 <= r <= 64 \
+                        and type(t) is str and t in TERRAINS and (n is None or (type(n) is int and n in _TOKENS)) \
+                        and (q, r) not in out:
+                    out[(q, r)] = (t, n)
+                    continue
             if not isinstance(h, dict):
                 errors[i] = ["must be an object {q, r, terrain, number}"]
                 continue
@@ -80,10 +94,13 @@ class BoardSchema(Base):
 class PieceList(fields.Field):
     """``[{"player", "node"|"edge"}]`` -> ``[(coord, player)]``."""
 
+    ONE_PASS = True
+
     def __init__(self, key: str, **kw):
         super().__init__(**kw)
         self.key = key
         self.coord = NodeCoord() if key == "node" else EdgeCoord()
+        self.shift = _CORNER_SHIFT if key == "node" else _SIDE_SHIFT
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, list):
@@ -92,7 +109,15 @@ class PieceList(fields.Field):
             raise ValidationError("too many pieces")
         out = []
         errors: dict[int, Any] = {}
+        key, shift = self.key, self.shift
         for i, p in enumerate(value):
+            if type(p) is dict and len(p) == 2:   # the usual, valid piece: one look at each value
+                pl = p.get("player")
+                if type(pl) is int and 0 <= pl < MAX_PLAYERS:
+                    c = _fast_coord(p.get(key), shift)
+                    if c is not None:
+                        out.append((c, pl))
+                        continue
             if not isinstance(p, dict) or set(p) != {"player", self.key}:
                 errors[i] = [f"must be an object {{player, {self.key}}}"]
                 continue
@@ -280,6 +305,7 @@ def _action_schema(type_: str, flds: dict[str, fields.Field]) -> type[Schema]:
 
 
 ACTION_SCHEMAS = {t: _action_schema(t, f)() for t, f in ACTION_FIELDS.items()}
+_ACTION_LOADERS = {t: compile_schema(s) for t, s in ACTION_SCHEMAS.items()}
 
 
 def _exactly_one_kind(cards: dict[str, int], path: str) -> None:
@@ -294,7 +320,7 @@ def load_action(data: Any) -> Action:
     t = data.get("type")
     if not isinstance(t, str) or t not in ACTION_SCHEMAS:
         raise ValidationError({"type": [f"unknown action type {t!r} (one of {', '.join(ACTION_TYPES)})"]})
-    loaded = ACTION_SCHEMAS[t].load(data)
+    loaded = load_or_schema(ACTION_SCHEMAS[t], _ACTION_LOADERS[t], data)
     if t == "maritime_trade":
         _exactly_one_kind(loaded["give"], "give")
         _exactly_one_kind(loaded["get"], "get")

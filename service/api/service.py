@@ -17,9 +17,11 @@ from ..engine.scenarios import get_scenario
 from ..engine.state import State
 from .codec import Inconsistent, build_state, dump_state
 from .errors import Problem
+from .fastload import compile_schema, load_or_schema
 from .schemas import StateSchema, load_action, pointerize
 
 _STATE_SCHEMA = StateSchema()
+_LOAD_STATE = compile_schema(_STATE_SCHEMA)   # one pass for a valid state; the schema words any error
 _STATE_KEYS = frozenset(f.data_key or n for n, f in _STATE_SCHEMA.load_fields.items())
 
 
@@ -42,7 +44,7 @@ def parse_state(raw: Any, cache: GraphCache, prefix: str = "/state") -> tuple[St
         raise invalid([{"pointer": f"{prefix}/" + str(k).replace("~", "~0").replace("/", "~1"),
                         "detail": "Unknown field."} for k in raw if k not in _STATE_KEYS], "the state")
     try:
-        loaded = _STATE_SCHEMA.load(raw)
+        loaded = load_or_schema(_STATE_SCHEMA, _LOAD_STATE, raw)
     except ValidationError as e:
         raise invalid(pointerize(e.messages, prefix), "the state") from None
     try:

@@ -75,6 +75,7 @@ def adjudicate_view():
 
 @blp.post("/v1/derive")
 def derive_view():
+    explaining = flag("explain")
     data = body()
     if not isinstance(data, dict):
         raise invalid([{"pointer": "/", "detail": "must be an object {state}"}])
@@ -84,7 +85,11 @@ def derive_view():
     if "state" not in data:
         raise invalid([{"pointer": "/state", "detail": "missing: the game state"}])
     state, graph = parse_state(data["state"], current_app.extensions["graph_cache"])
-    return ok({"derived": judge(state, None, graph).derived})
+    out = {"derived": judge(state, None, graph).derived}
+    if explaining:   # the reasoning of every derived value, as for /v1/adjudicate
+        from ..engine.explain import explain
+        out["explanations"] = explain(state, graph, get_scenario(state.scenario))
+    return ok(out)
 
 
 @blp.get("/v1/scenarios")

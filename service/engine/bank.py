@@ -14,10 +14,18 @@ COSTS: dict[str, dict[str, int]] = {
 }
 
 
+def shortfall(hand: dict[str, int], cards: dict[str, int]) -> dict[str, int]:
+    """What ``hand`` lacks of ``cards``, per resource (empty when it holds them all).
+
+    >>> shortfall({"ore": 1, "grain": 2}, {"ore": 3, "grain": 1})
+    {'ore': 2}
+    """
+    return {r: n - hand.get(r, 0) for r, n in cards.items() if hand.get(r, 0) < n}
+
+
 def cannot_pay(state: State, player: int, cost: dict[str, int], what: str, rule: str = "BASE-COST-1") -> list[Violation]:
     """BASE-COST-1: the exact cost is paid before the piece is placed; no credit."""
-    hand = state.players[player].resources
-    short = {r: n - hand.get(r, 0) for r, n in cost.items() if hand.get(r, 0) < n}
+    short = shortfall(state.players[player].resources, cost)
     if short:
         return [Violation(rule, f"{what} costs {fmt_cards(cost)}; player {player} is short of {fmt_cards(short)}")]
     return []

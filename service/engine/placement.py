@@ -71,26 +71,39 @@ def road_site(ctx: Ctx, edge: Edge, path: str) -> list[Violation]:
     return []
 
 
-def road_connected(ctx: Ctx, edge: Edge, player: int, path: str) -> list[Violation]:
-    """A new road touches the builder's road, settlement or city (BASE-BUILD-4), not through an
-    opponent's building (BASE-BUILD-5), and never directly a ship (SEA-009); a settlement at the end of a
-    shipping lane anchors roads too (SEA-013). Any own road or building is
-    an anchor: the player's pieces need not form one connected network (BASE-BUILD-7)."""
+def edge_ends(ctx: Ctx, edge: Edge, player: int, ignore: Optional[Edge] = None):
+    """For each end of ``edge``: the building there (or None) and whether the player has a road, and a
+    ship, on another edge meeting there (``ignore`` is an edge treated as empty): what a new road or ship
+    connects to (BASE-BUILD-4/5, SEA-008/009). At the player's own building, which anchors either piece,
+    the two flags are left False."""
     g, s = ctx.graph, ctx.state
     eid = g.edge_index[edge]
-    through_opponent = via_ship = False
     for nid in g.edge_node_ids[eid]:
-        n = g.nodes[nid]
-        b = s.buildings.get(n)
+        b = s.buildings.get(g.nodes[nid])
         if b is not None and b[0] == player:
-            return []
+            yield b, False, False
+            continue
         own_road = own_ship = False
         for other in g.node_edge_ids[nid]:
             if other == eid:
                 continue
             oe = g.edges[other]
+            if oe == ignore:
+                continue
             own_road = own_road or s.roads.get(oe) == player
             own_ship = own_ship or s.ships.get(oe) == player
+        yield b, own_road, own_ship
+
+
+def road_connected(ctx: Ctx, edge: Edge, player: int, path: str) -> list[Violation]:
+    """A new road touches the builder's road, settlement or city (BASE-BUILD-4), not through an
+    opponent's building (BASE-BUILD-5), and never directly a ship (SEA-009); a settlement at the end of a
+    shipping lane anchors roads too (SEA-013). Any own road or building is
+    an anchor: the player's pieces need not form one connected network (BASE-BUILD-7)."""
+    through_opponent = via_ship = False
+    for b, own_road, own_ship in edge_ends(ctx, edge, player):
+        if b is not None and b[0] == player:
+            return []
         if b is not None:
             through_opponent = through_opponent or own_road or own_ship
             continue
@@ -130,23 +143,10 @@ def ship_connected(ctx: Ctx, edge: Edge, player: int, path: str, ignore: Optiona
     """A new ship touches the builder's settlement, city or ship (SEA-008), never only a road (SEA-009).
     An own settlement founded at the end of a shipping lane anchors new ships and roads (SEA-013).
     ``ignore`` is a ship being moved (it is not on the board while it moves, SEA-016)."""
-    g, s = ctx.graph, ctx.state
-    eid = g.edge_index[edge]
     via_road = through_opponent = False
-    for nid in g.edge_node_ids[eid]:
-        n = g.nodes[nid]
-        b = s.buildings.get(n)
+    for b, own_road, own_ship in edge_ends(ctx, edge, player, ignore):
         if b is not None and b[0] == player:
             return []
-        own_ship = own_road = False
-        for other in g.node_edge_ids[nid]:
-            if other == eid:
-                continue
-            oe = g.edges[other]
-            if oe == ignore:
-                continue
-            own_ship = own_ship or s.ships.get(oe) == player
-            own_road = own_road or s.roads.get(oe) == player
         if b is not None:
             through_opponent = through_opponent or own_ship
             continue

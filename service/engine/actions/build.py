@@ -37,6 +37,38 @@ def occupied_violation(ctx: Ctx, node) -> list[Violation]:
     return []
 
 
+def edge_piece_violations(ctx: Ctx, piece: str, site, connected, cost_rule: str = "BASE-COST-1") -> list[Violation]:
+    """A road or ship (``piece``) on ``/action/edge``: in set-up the placement's step, the supply, the
+    ``site`` and the touch on the last settlement (BASE-SETUP-4/5, SEA-026); afterwards the supply
+    (BASE-COMP-1), the ``site``, its ``connected`` rule and the cost (``cost_rule``)."""
+    a, s = ctx.action, ctx.state
+    edge = a.get("edge")
+    if s.phase == "setup":
+        return (setup_step_violation(ctx, "road") or supply_left(ctx, a.player, piece + "s")
+                or site(ctx, edge, "/action/edge") or setup_road_touches_last(ctx, edge, "/action/edge"))
+    return (supply_left(ctx, a.player, piece + "s")
+            or site(ctx, edge, "/action/edge")
+            or connected(ctx, edge, a.player, "/action/edge")
+            or cannot_pay(s, a.player, COSTS[piece], f"a {piece}", cost_rule))
+
+
+def place_edge_piece(ctx: Ctx, s: State, piece: str) -> None:
+    """Put the road or ship on ``/action/edge`` from the supply; paid for after set-up (a ship then may
+    not move this turn, SEA-018)."""
+    a = ctx.action
+    edge = a.get("edge")
+    (s.roads if piece == "road" else s.ships)[edge] = a.player
+    s.players[a.player].supply[piece + "s"] -= 1
+    ctx.emit("built", player=a.player, piece=piece, edge=list(edge))
+    if s.phase == "setup":
+        after_setup_road(ctx, s)
+    else:
+        pay(s, a.player, COSTS[piece])
+        if piece == "ship":
+            s.flags.ships_built.append(edge)
+        s.flags.built = True                       # BASE-VAR-STRICT-PHASES: no trade after building
+
+
 @handler("build_settlement", {"setup", "main"}, actor="builder", changes_routes=True)
 class BuildSettlement:
     @staticmethod
@@ -73,31 +105,11 @@ class BuildSettlement:
 class BuildRoad:
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
-        a, s = ctx.action, ctx.state
-        edge = a.get("edge")
-        v = builder_violation(ctx)
-        if v:
-            return v
-        if s.phase == "setup":
-            return (setup_step_violation(ctx, "road") or supply_left(ctx, a.player, "roads")
-                    or road_site(ctx, edge, "/action/edge") or setup_road_touches_last(ctx, edge, "/action/edge"))
-        return (supply_left(ctx, a.player, "roads")
-                or road_site(ctx, edge, "/action/edge")
-                or road_connected(ctx, edge, a.player, "/action/edge")
-                or cannot_pay(s, a.player, COSTS["road"], "a road"))
+        return builder_violation(ctx) or edge_piece_violations(ctx, "road", road_site, road_connected)
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
-        a = ctx.action
-        edge = a.get("edge")
-        s.roads[edge] = a.player
-        s.players[a.player].supply["roads"] -= 1
-        ctx.emit("built", player=a.player, piece="road", edge=list(edge))
-        if s.phase == "setup":
-            after_setup_road(ctx, s)
-        else:
-            pay(s, a.player, COSTS["road"])
-            s.flags.built = True
+        place_edge_piece(ctx, s, "road")
 
 
 @handler("build_city", {"main"}, not_your_turn="BASE-COST-3")

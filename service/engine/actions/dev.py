@@ -43,6 +43,46 @@ def mark_played(s: State, player: int, card: str) -> None:
     s.flags.dev_card_played = True
 
 
+def play_card(ctx: Ctx, s: State, card: str) -> None:
+    """The card leaves the player's hand, announced (``played``) before what it does."""
+    mark_played(s, ctx.action.player, card)
+    ctx.emit("played", player=ctx.action.player, card=card)
+
+
+def draw_card(s: State, player: int, card: Optional[str]) -> str:
+    """The named card, or one drawn from the deck at random (weighted by what it holds), moves from the
+    deck to the player's cards bought this turn (BASE-DEV-4: not playable before the next turn)."""
+    if card is None:
+        rng = Rng(s.rng_seed, s.rng_counter)
+        card = rng.pick_weighted(s.dev_deck, DEV_CARDS)
+        s.rng_counter = rng.counter
+    s.dev_deck[card] -= 1
+    p = s.players[player]
+    p.dev_cards_new[card] = p.dev_cards_new.get(card, 0) + 1
+    return card
+
+
+def pieces_in_turn(ctx: Ctx, check_piece) -> list[Violation]:
+    """R-015: Road Building's pieces are placed one after the other, each on the board holding the ones
+    before it. ``check_piece(sub, i, kind, edge, path)`` judges piece ``i`` on ``sub.state`` (a working
+    copy), puts it there and returns its violations; the first piece with any ends the check."""
+    tmp = ctx.state.copy()
+    for i, piece in enumerate(ctx.action.get("pieces")):
+        sub = Ctx(tmp, ctx.action, ctx.graph, ctx.scenario)
+        v = check_piece(sub, i, piece["kind"], piece["edge"], f"/action/pieces/{i}/edge")
+        if v:
+            return v
+    return []
+
+
+def place_free_road(ctx: Ctx, s: State, edge) -> None:
+    """BASE-DEV-6: a road from the supply, free of cost."""
+    a = ctx.action
+    s.roads[edge] = a.player
+    s.players[a.player].supply["roads"] -= 1
+    ctx.emit("built", player=a.player, piece="road", edge=list(edge), free=True)
+
+
 @handler("buy_development_card", {"main"}, not_your_turn="BASE-DEV-1")
 class BuyDevelopmentCard:
     @staticmethod
@@ -59,16 +99,9 @@ class BuyDevelopmentCard:
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
         a = ctx.action
-        card = a.get("card")
-        if card is None:
-            rng = Rng(s.rng_seed, s.rng_counter)
-            card = rng.pick_weighted(s.dev_deck, DEV_CARDS)
-            s.rng_counter = rng.counter
+        card = draw_card(s, a.player, a.get("card"))
         pay(s, a.player, COSTS["development_card"])
         s.flags.built = True
-        s.dev_deck[card] -= 1
-        p = s.players[a.player]
-        p.dev_cards_new[card] = p.dev_cards_new.get(card, 0) + 1
         ctx.emit("bought_development_card", player=a.player, card=card)
 
 
@@ -84,8 +117,7 @@ class PlayKnight:
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
         a = ctx.action
-        mark_played(s, a.player, "knight")
-        ctx.emit("played", player=a.player, card="knight")
+        play_card(ctx, s, "knight")
         do_move(ctx, s, a.get("target") or "robber", a.player)
 
 
@@ -110,42 +142,41 @@ class PlayRoadBuilding:
         if len(pieces) != want:
             return [Violation("BASE-DEV-6", f"Road Building places {want} piece{'s' if want > 1 else ''} "
                               f"(2, or what the supply allows); the action names {len(pieces)}", "/action/pieces")]
-        tmp = s.copy()
-        for i, piece in enumerate(pieces):
-            path = f"/action/pieces/{i}/edge"
-            sub = Ctx(tmp, a, ctx.graph, ctx.scenario)
-            kind, edge = piece["kind"], piece["edge"]
-            if kind == "ship" and not ctx.scenario.ships:
-                return [Violation("BASE-DEV-6", "Road Building places roads; this scenario has no ships",
-                                  f"/action/pieces/{i}/kind")]
-            if tmp.players[a.player].supply.get(kind + "s", 0) <= 0:
-                return [Violation("BASE-COMP-1", f"no {kind} left in player {a.player}'s supply",
-                                  f"/action/pieces/{i}/kind")]
-            if kind == "road":
-                v = road_site(sub, edge, path) or road_connected(sub, edge, a.player, path)
-                tmp.roads[edge] = a.player
-            else:
-                v = ship_site(sub, edge, path) or ship_connected(sub, edge, a.player, path)
-                tmp.ships[edge] = a.player
-            tmp.players[a.player].supply[kind + "s"] -= 1
-            if v:
-                return v
-        return []
+        return pieces_in_turn(ctx, _free_piece_violations)
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
         a = ctx.action
-        mark_played(s, a.player, "road_building")
-        ctx.emit("played", player=a.player, card="road_building")
+        play_card(ctx, s, "road_building")
         for piece in a.get("pieces"):
             kind, edge = piece["kind"], piece["edge"]
             if kind == "road":
-                s.roads[edge] = a.player
-            else:
-                s.ships[edge] = a.player
-                s.flags.ships_built.append(edge)
-            s.players[a.player].supply[kind + "s"] -= 1
-            ctx.emit("built", player=a.player, piece=kind, edge=list(edge), free=True)
+                place_free_road(ctx, s, edge)
+                continue
+            s.ships[edge] = a.player
+            s.flags.ships_built.append(edge)
+            s.players[a.player].supply["ships"] -= 1
+            ctx.emit("built", player=a.player, piece="ship", edge=list(edge), free=True)
+
+
+def _free_piece_violations(sub: Ctx, i: int, kind: str, edge, path: str) -> list[Violation]:
+    """One Road Building piece (BASE-DEV-6, SEA-023): from the supply (BASE-COMP-1), on a legal site,
+    connected."""
+    tmp, player = sub.state, sub.action.player
+    if kind == "ship" and not sub.scenario.ships:
+        return [Violation("BASE-DEV-6", "Road Building places roads; this scenario has no ships",
+                          f"/action/pieces/{i}/kind")]
+    if tmp.players[player].supply.get(kind + "s", 0) <= 0:
+        return [Violation("BASE-COMP-1", f"no {kind} left in player {player}'s supply",
+                          f"/action/pieces/{i}/kind")]
+    if kind == "road":
+        v = road_site(sub, edge, path) or road_connected(sub, edge, player, path)
+        tmp.roads[edge] = player
+    else:
+        v = ship_site(sub, edge, path) or ship_connected(sub, edge, player, path)
+        tmp.ships[edge] = player
+    tmp.players[player].supply[kind + "s"] -= 1
+    return v
 
 
 @handler("play_year_of_plenty", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase)

@@ -18,15 +18,15 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..bank import COSTS, cannot_pay, pay
+from ..bank import COSTS, cannot_pay, pay, shortfall, take, transfer
 from ..core import Ctx, Violation, fmt_cards
 from ..geometry import Edge, Node, edge_str, node_str
 from ..mapgraph import RESOURCES
 from ..placement import road_connected, road_site
-from ..rng import Rng
-from ..state import DEV_CARDS, State
+from ..state import State
 from . import HANDLERS, Handler, handler
-from .dev import dev_wrong_phase, mark_played, may_play
+from .dev import dev_wrong_phase, draw_card, may_play, pieces_in_turn, place_free_road, play_card
+from .trade import unaccepted_violation
 
 #: The gold part of each cost (GOLD-007..010); the cards are the base costs (BASE-COST-1..3, SEA-006).
 GOLD_COST = {"road": 1, "ship": 1, "settlement": 2, "city": 2}
@@ -214,16 +214,9 @@ class BuyGoldDevelopmentCard:
         a = ctx.action
         price = dev_price(ctx.state, a.player, a.get("price"))
         cards, gold = DEV_PRICES[price]
-        card = a.get("card")
-        if card is None:
-            rng = Rng(s.rng_seed, s.rng_counter)
-            card = rng.pick_weighted(s.dev_deck, DEV_CARDS)
-            s.rng_counter = rng.counter
+        card = draw_card(s, a.player, a.get("card"))
         pay(s, a.player, cards)
         pay_gold(s, a.player, gold)
-        s.dev_deck[card] -= 1
-        p = s.players[a.player]
-        p.dev_cards_new[card] = p.dev_cards_new.get(card, 0) + 1
         ctx.emit("bought_development_card", player=a.player, card=card, price=price,
                  paid={**{r: n for r, n in cards.items()}, "gold": gold})
 
@@ -236,7 +229,6 @@ class PlayGoldRoadBuilding:
         v = may_play(ctx, "road_building")
         if v:
             return v
-        from ..scenarios.gold_mnr import Board, road_cuts_off
         s, a = ctx.state, ctx.action
         pieces = a.get("pieces")
         sup = s.players[a.player].supply
@@ -248,41 +240,16 @@ class PlayGoldRoadBuilding:
         v = gold_short(s, a.player, len(pieces), f"Road Building's {len(pieces)} free piece(s)", "GOLD-019")
         if v:
             return v
-        tmp = s.copy()
-        for i, piece in enumerate(pieces):
-            path = f"/action/pieces/{i}/edge"
-            sub = Ctx(tmp, a, ctx.graph, ctx.scenario)
-            kind, edge = piece["kind"], piece["edge"]
-            if kind == "road":
-                if tmp.players[a.player].supply.get("roads", 0) <= 0:
-                    return [Violation("BASE-COMP-1", f"no roads left in player {a.player}'s supply",
-                                      f"/action/pieces/{i}/kind")]
-                v = road_site(sub, edge, path) or road_connected(sub, edge, a.player, path)
-                if v:
-                    return v
-                cut = road_cuts_off(Board(tmp, ctx.graph), a.player, edge)
-                if cut is not None:
-                    return [cut_off_violation(cut, edge, path)]
-                tmp.roads[edge] = a.player
-                tmp.players[a.player].supply["roads"] -= 1
-            else:
-                v, home = ship_site_violations(sub, tmp, a.player, edge, path)
-                if v:
-                    return v
-                add_ship(tmp, a.player, edge, home)
-        return []
+        return pieces_in_turn(ctx, _free_piece_violations)
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
         a = ctx.action
-        mark_played(s, a.player, "road_building")
-        ctx.emit("played", player=a.player, card="road_building")
+        play_card(ctx, s, "road_building")
         for piece in a.get("pieces"):
             kind, edge = piece["kind"], piece["edge"]
             if kind == "road":
-                s.roads[edge] = a.player
-                s.players[a.player].supply["roads"] -= 1
-                ctx.emit("built", player=a.player, piece="road", edge=list(edge), free=True)
+                place_free_road(ctx, s, edge)
             else:
                 sub = Ctx(s, a, ctx.graph, ctx.scenario)
                 _, home = ship_site_violations(sub, s, a.player, edge, "/action")
@@ -292,6 +259,29 @@ class PlayGoldRoadBuilding:
         n = len(a.get("pieces"))
         pay_gold(s, a.player, n)
         ctx.emit("paid_gold", player=a.player, gold=n, item="road_building")
+
+
+def _free_piece_violations(sub: Ctx, i: int, kind: str, edge: Edge, path: str) -> list[Violation]:
+    """One Road Building piece: a road from the supply on a legal, connected site that cuts no player off
+    the front coast (GOLD-036), or a ship docked at home (GOLD-021/022)."""
+    from ..scenarios.gold_mnr import Board, road_cuts_off
+    tmp, player = sub.state, sub.action.player
+    if kind != "road":
+        v, home = ship_site_violations(sub, tmp, player, edge, path)
+        if not v:
+            add_ship(tmp, player, edge, home)
+        return v
+    if tmp.players[player].supply.get("roads", 0) <= 0:
+        return [Violation("BASE-COMP-1", f"no roads left in player {player}'s supply", f"/action/pieces/{i}/kind")]
+    v = road_site(sub, edge, path) or road_connected(sub, edge, player, path)
+    if v:
+        return v
+    cut = road_cuts_off(Board(tmp, sub.graph), player, edge)
+    if cut is not None:
+        return [cut_off_violation(cut, edge, path)]
+    tmp.roads[edge] = player
+    tmp.players[player].supply["roads"] -= 1
+    return []
 
 
 def cut_off_violation(cut: tuple[int, int], edge: Edge, path: str) -> Violation:
@@ -308,6 +298,11 @@ def _split(cards: dict[str, int]) -> tuple[dict[str, int], int]:
     return res, int(cards.get("gold", 0) or 0)
 
 
+def _joined(cards: dict[str, int], gold: int) -> dict[str, int]:
+    """The inverse of :func:`_split`, for the events: the cards, with ``gold`` when there is any."""
+    return {**cards, **({"gold": gold} if gold else {})}
+
+
 class GoldDomesticTrade:
     """BASE-TRADE-1..5 with gold on either side in any amount (R-042)."""
     @staticmethod
@@ -319,9 +314,9 @@ class GoldDomesticTrade:
         if partner == a.player or not (0 <= partner < s.num_players):
             return [Violation("BASE-TRADE-2", f"the active player trades with another player; partner {partner} "
                               "is not one", "/action/partner")]
-        if not a.get("accepted"):
-            return [Violation("BASE-TRADE-2", f"a domestic trade needs the partner's agreement; player {partner} "
-                              "has not accepted", "/action/accepted")]
+        v = unaccepted_violation(ctx)
+        if v:
+            return v
         if not (give or give_gold) or not (get or get_gold):
             return [Violation("BASE-TRADE-3", "a domestic trade has at least one card or coin on each side (no gifts)",
                               "/action/give" if not (give or give_gold) else "/action/get")]
@@ -331,8 +326,7 @@ class GoldDomesticTrade:
                               "is on both sides", "/action/get")]
         for who, cards, gold, path in ((a.player, give, give_gold, "/action/give"),
                                        (partner, get, get_gold, "/action/get")):
-            hand = s.players[who].resources
-            short = {r: n - hand.get(r, 0) for r, n in cards.items() if hand.get(r, 0) < n}
+            short = shortfall(s.players[who].resources, cards)
             if gold > s.players[who].gold:
                 short["gold"] = gold - s.players[who].gold
             if short:
@@ -347,16 +341,12 @@ class GoldDomesticTrade:
         give, give_gold = _split(a.get("give"))
         get, get_gold = _split(a.get("get"))
         me, other = s.players[a.player], s.players[partner]
-        for r, n in give.items():
-            me.resources[r] -= n
-            other.resources[r] += n
-        for r, n in get.items():
-            other.resources[r] -= n
-            me.resources[r] += n
+        transfer(s, a.player, partner, give)
+        transfer(s, partner, a.player, get)
         me.gold += get_gold - give_gold
         other.gold += give_gold - get_gold
-        ctx.emit("traded", player=a.player, partner=partner, gave={**give, **({"gold": give_gold} if give_gold else {})},
-                 got={**get, **({"gold": get_gold} if get_gold else {})})
+        ctx.emit("traded", player=a.player, partner=partner, gave=_joined(give, give_gold),
+                 got=_joined(get, get_gold))
 
 
 @handler("gold_trade", {"main"}, not_your_turn="BASE-TRADE-9")
@@ -386,8 +376,7 @@ class GoldTrade:
             if n != BUY_RATE * get_gold:
                 return [Violation("GOLD-018", f"the bank pays 1 gold for any {BUY_RATE} resource cards: {get_gold} gold "
                                   f"take {BUY_RATE * get_gold} cards, not {n}", "/action/give")]
-            hand = p.resources
-            short = {r: k - hand.get(r, 0) for r, k in give.items() if hand.get(r, 0) < k}
+            short = shortfall(p.resources, give)
             if short:
                 return [Violation("GOLD-018", f"player {a.player} cannot give cards they do not hold: short of "
                                   f"{fmt_cards(short)}", "/action/give")]
@@ -400,16 +389,11 @@ class GoldTrade:
         a = ctx.action
         give, give_gold = _split(a.get("give"))
         get, get_gold = _split(a.get("get"))
-        p = s.players[a.player]
-        for r, k in give.items():
-            p.resources[r] -= k
-            s.bank[r] += k
-        for r, k in get.items():
-            p.resources[r] += k
-            s.bank[r] -= k
-        p.gold += get_gold - give_gold
-        ctx.emit("traded", player=a.player, partner="bank", gave={**give, **({"gold": give_gold} if give_gold else {})},
-                 got={**get, **({"gold": get_gold} if get_gold else {})})
+        pay(s, a.player, give)
+        take(s, a.player, get)
+        s.players[a.player].gold += get_gold - give_gold
+        ctx.emit("traded", player=a.player, partner="bank", gave=_joined(give, give_gold),
+                 got=_joined(get, get_gold))
 
 
 # -- sailing, loading, unloading (GOLD-023..032, R-031..R-033) --------------------------------------------

@@ -2,45 +2,26 @@
 picks (SEA-024/025, R-014). Available in scenarios whose ``ships`` flag is on."""
 from __future__ import annotations
 
-from ..bank import COSTS, cannot_pay, pay
 from ..core import Ctx, Violation
 from ..geometry import edge_str
 from ..lanes import closed_ships, is_foremost
 from ..mapgraph import RESOURCES
-from ..placement import ship_connected, ship_site, supply_left
+from ..placement import ship_connected, ship_site
 from ..state import State
 from . import handler
-from .setup import after_setup_road, setup_road_touches_last, setup_step_violation
+from .build import edge_piece_violations, place_edge_piece
 
 
 @handler("build_ship", {"setup", "main"}, not_your_turn="BASE-COST-3", changes_routes=True)
 class BuildShip:
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
-        a, s = ctx.action, ctx.state
-        edge = a.get("edge")
-        if s.phase == "setup":
-            # SEA-026: a coastal starting settlement may take a ship instead of its road.
-            return (setup_step_violation(ctx, "road") or supply_left(ctx, a.player, "ships")
-                    or ship_site(ctx, edge, "/action/edge") or setup_road_touches_last(ctx, edge, "/action/edge"))
-        return (supply_left(ctx, a.player, "ships")
-                or ship_site(ctx, edge, "/action/edge")
-                or ship_connected(ctx, edge, a.player, "/action/edge")
-                or cannot_pay(s, a.player, COSTS["ship"], "a ship", "SEA-006"))
+        # SEA-026: a coastal starting settlement may take a ship instead of its road; SEA-006: 1 lumber + 1 wool.
+        return edge_piece_violations(ctx, "ship", ship_site, ship_connected, "SEA-006")
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
-        a = ctx.action
-        edge = a.get("edge")
-        s.ships[edge] = a.player
-        s.players[a.player].supply["ships"] -= 1
-        ctx.emit("built", player=a.player, piece="ship", edge=list(edge))
-        if s.phase == "setup":
-            after_setup_road(ctx, s)
-        else:
-            pay(s, a.player, COSTS["ship"])            # SEA-006: 1 lumber + 1 wool
-            s.flags.ships_built.append(edge)           # SEA-018: may not move this turn
-            s.flags.built = True                       # BASE-VAR-STRICT-PHASES: no trade after building
+        place_edge_piece(ctx, s, "ship")            # SEA-018: a ship built this turn may not move
 
 
 @handler("move_ship", {"main"}, not_your_turn="SEA-017", changes_routes=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..bank import transfer
+from ..bank import shortfall, transfer
 from ..core import Ctx, Violation, fmt_cards
 from ..mapgraph import RESOURCES
 from ..state import State
@@ -30,6 +30,14 @@ def strict_phases_violation(ctx: Ctx) -> list[Violation]:
     if s.options.get("BASE-VAR-STRICT-PHASES") and s.flags.built:
         return [Violation("BASE-VAR-STRICT-PHASES", "this game plays trade and build as two phases in fixed "
                           "order (BASE-TURN-4): after building or buying, no more trading this turn")]
+    return []
+
+
+def unaccepted_violation(ctx: Ctx) -> list[Violation]:
+    """BASE-TRADE-2: a domestic trade happens only once the partner has agreed to it."""
+    if not ctx.action.get("accepted"):
+        return [Violation("BASE-TRADE-2", f"a domestic trade needs the partner's agreement; player "
+                          f"{ctx.action.get('partner')} has not accepted", "/action/accepted")]
     return []
 
 
@@ -117,9 +125,9 @@ class DomesticTrade:
             if other:
                 return [Violation("BASE-TRADE-5", f"only resource cards are traded; {', '.join(other)} "
                                   "cannot be", path)]
-        if not a.get("accepted"):
-            return [Violation("BASE-TRADE-2", f"a domestic trade needs the partner's agreement; player {partner} "
-                              "has not accepted", "/action/accepted")]
+        v = unaccepted_violation(ctx)
+        if v:
+            return v
         if not give or not get:
             return [Violation("BASE-TRADE-3", "a domestic trade has at least one card on each side (no gifts)",
                               "/action/give" if not give else "/action/get")]
@@ -128,8 +136,7 @@ class DomesticTrade:
             return [Violation("BASE-TRADE-4", f"a trade may not exchange a resource for the same type: {', '.join(same)} "
                               "is on both sides", "/action/get")]
         for who, cards, path in ((a.player, give, "/action/give"), (partner, get, "/action/get")):
-            hand = s.players[who].resources
-            short = {r: n - hand.get(r, 0) for r, n in cards.items() if hand.get(r, 0) < n}
+            short = shortfall(s.players[who].resources, cards)
             if short:
                 return [Violation("BASE-TRADE-2", f"player {who} cannot trade cards they do not hold: short of "
                                   f"{fmt_cards(short)}", path)]

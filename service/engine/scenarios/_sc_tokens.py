@@ -127,4 +127,8 @@ def settle_tokens(state: State, mainland: set[Hex], action, draw: Optional[Calla
             hexes[src] = Tile(hexes[src].terrain, None)
             hexes[dest] = Tile(terrain, n)
             moves.append({"hex": list(dest), "from": list(src), "number": n})
+    if choices:
+        return moves, [Violation("SC11-009", f"token_from names {len(choices)} more hex(es) than this placement "
+                                 f"moves mainland tokens ({sum(1 for m in moves if m['from'] not in (None, 'reserve'))})",
+                                 "/action/token_from")]
     return moves, []

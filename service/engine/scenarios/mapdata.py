@@ -90,6 +90,16 @@ def hex_at(rows: tuple[str, ...] | list[str], col: int, row: int, origin: Hex = 
     return {(c, i): h for h, (c, i) in _positions(rows, origin).items()}[(col, row)]
 
 
+def drawn_slots(rows: tuple[str, ...] | list[str], slots, origin: Hex = (0, 0)) -> tuple[tuple[Hex, str], ...]:
+    """Harbour slots ``((column, row), side)`` named by where their tile is drawn, as ``(hex, side)``
+    (see :func:`hex_at`).
+
+    >>> drawn_slots((" a b", "c d"), (((2, 1), "E"), ((1, 0), "NW")))
+    (((0, 1), 'E'), ((0, 0), 'NW'))
+    """
+    return tuple((hex_at(rows, col, row, origin), side) for (col, row), side in slots)
+
+
 def _positions(rows, origin: Hex) -> dict[Hex, tuple[int, int]]:
     cells = parse_rows(rows, origin)
     out = {}

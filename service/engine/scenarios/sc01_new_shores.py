@@ -15,7 +15,7 @@ from ..state import State
 from .base import BASE_TERRAINS, BASE_TOKENS
 from .components import add, counts, harbor_row, hex_row, token_row
 from .hooks import award_first_on_island, mainland_of, setup_area_violations
-from .mapdata import MappedScenario, MapSpec, hex_at
+from .mapdata import MappedScenario, MapSpec, drawn_slots
 from .seafarers import Seafarers
 
 #: SC01-002: the mainland is a base-game island; the small islands use the scenario's table.
@@ -33,18 +33,13 @@ ROWS = (
     "    m m m s i i",
 )
 
-
-def _at(col: int, row: int):
-    return hex_at(ROWS, col, row)
-
-
 MAP = MapSpec(
     rows=ROWS,
     legend={"m": "pool:mainland", "i": "pool:islands"},
     pools={"mainland": MAINLAND_HEXES, "islands": {k: v for k, v in ISLAND_HEXES.items() if k != "sea"}},
     tokens={"m": MAINLAND_TOKENS, "i": ISLAND_TOKENS},
-    harbors=((_at(4, 0), "NW"), (_at(8, 0), "NE"), (_at(9, 1), "E"), (_at(10, 2), "SE"), (_at(8, 4), "E"),
-             (_at(6, 4), "SW"), (_at(3, 3), "SW"), (_at(2, 2), "W"), (_at(3, 1), "NW")),
+    harbors=drawn_slots(ROWS, (((4, 0), "NW"), ((8, 0), "NE"), ((9, 1), "E"), ((10, 2), "SE"), ((8, 4), "E"),
+                               ((6, 4), "SW"), ((3, 3), "SW"), ((2, 2), "W"), ((3, 1), "NW"))),
     harbor_kinds=HARBORS,
     regions={"mainland": "m"},
 )

@@ -15,7 +15,7 @@ from ..islands import island_map
 from ..state import State
 from .components import harbor_row, hex_row, token_row
 from .hooks import award_first_on_island, coastal_setup_ship_violations, home_islands, record_home_islands
-from .mapdata import MappedScenario, MapSpec, hex_at
+from .mapdata import MappedScenario, MapSpec, drawn_slots
 from .seafarers import Seafarers
 
 HEXES = hex_row(17, 0, 0, 3, 3, 3, 3, 3)                    # SC02-002, table A
@@ -31,19 +31,24 @@ ROWS = (
 )
 
 
-def _at(col: int, row: int):
-    return hex_at(ROWS, col, row)
+def four_islands_map(rows: tuple[str, ...], hexes: dict[str, int], tokens: dict[int, int],
+                     harbors: dict[str, int], slots) -> MapSpec:
+    """A Four Islands board: the land hexes of table A shuffled onto the ``L`` cells, the tokens of
+    table B dealt over them (SC02-002 / SC03-002), the harbour tokens onto ``slots``, each named
+    ``((column, row), side)`` by where its tile is drawn (SEA-003)."""
+    return MapSpec(
+        rows=rows,
+        legend={"L": "pool:land"},
+        pools={"land": {k: v for k, v in hexes.items() if k != "sea"}},
+        tokens={"*": tokens},
+        harbors=drawn_slots(rows, slots),
+        harbor_kinds=harbors,
+    )
 
 
-MAP = MapSpec(
-    rows=ROWS,
-    legend={"L": "pool:land"},
-    pools={"land": {k: v for k, v in HEXES.items() if k != "sea"}},
-    tokens={"*": TOKENS},
-    harbors=((_at(3, 0), "E"), (_at(2, 1), "SE"), (_at(9, 0), "W"), (_at(10, 1), "SW"),
-             (_at(2, 3), "NE"), (_at(3, 4), "E"), (_at(10, 3), "W"), (_at(11, 4), "SW")),
-    harbor_kinds=HARBORS,
-)
+MAP = four_islands_map(ROWS, HEXES, TOKENS, HARBORS, (
+    ((3, 0), "E"), ((2, 1), "SE"), ((9, 0), "W"), ((10, 1), "SW"),
+    ((2, 3), "NE"), ((3, 4), "E"), ((10, 3), "W"), ((11, 4), "SW")))
 
 
 class FourIslands(MappedScenario, Seafarers):

@@ -8,8 +8,7 @@ SC03 tables onto the island cells (SC03-002), the token table as ruled in R-012 
 from __future__ import annotations
 
 from .components import harbor_row, hex_row, token_row
-from .mapdata import MapSpec, hex_at
-from .sc02_four_islands import FourIslands
+from .sc02_four_islands import FourIslands, four_islands_map
 
 HEXES = hex_row(18, 0, 0, 4, 4, 4, 4, 4)                    # SC03-002, table A
 TOKENS = token_row(1, 2, 3, 2, 2, 2, 2, 3, 2, 1)            # SC03-002 as ruled by R-012 (a 9 dropped)
@@ -24,20 +23,9 @@ ROWS = (
     "L L s s L L",
 )
 
-
-def _at(col: int, row: int):
-    return hex_at(ROWS, col, row)
-
-
-MAP = MapSpec(
-    rows=ROWS,
-    legend={"L": "pool:land"},
-    pools={"land": {k: v for k, v in HEXES.items() if k != "sea"}},
-    tokens={"*": TOKENS},
-    harbors=((_at(3, 0), "E"), (_at(3, 2), "E"), (_at(0, 1), "SW"), (_at(9, 0), "W"), (_at(9, 2), "W"),
-             (_at(12, 1), "E"), (_at(3, 4), "E"), (_at(0, 3), "NE"), (_at(9, 4), "W"), (_at(12, 3), "NW")),
-    harbor_kinds=HARBORS,
-)
+MAP = four_islands_map(ROWS, HEXES, TOKENS, HARBORS, (
+    ((3, 0), "E"), ((3, 2), "E"), ((0, 1), "SW"), ((9, 0), "W"), ((9, 2), "W"),
+    ((12, 1), "E"), ((3, 4), "E"), ((0, 3), "NE"), ((9, 4), "W"), ((12, 3), "NW")))
 
 
 class FourIslandsIV(FourIslands):

@@ -15,7 +15,7 @@ from ..core import Ctx, Violation
 from ..state import State
 from .components import harbor_row, hex_row, token_row
 from .hooks import explore, mainland_of, setup_area_violations
-from .mapdata import MappedScenario, MapSpec, hex_at
+from .mapdata import MappedScenario, MapSpec, drawn_slots
 from .seafarers import Seafarers
 
 FACE_UP = hex_row(6, 0, 1, 2, 2, 2, 2, 3)                   # SC04-002, table I row 1
@@ -33,22 +33,29 @@ ROWS = (
 )
 
 
-def _at(col: int, row: int):
-    return hex_at(ROWS, col, row)
+
+def oceans_map(rows: tuple[str, ...], face_up: dict[str, int], face_up_tokens: dict[int, int],
+               pile: dict[str, int], pile_tokens: dict[int, int], harbors: dict[str, int], slots) -> MapSpec:
+    """An Oceans board: the row-1 land hexes shuffled onto the large island's ``L`` cells with the row-1
+    tokens (SC04-002 / SC05-002), the row-2 hexes and tokens face down in the piles (SC04-003 /
+    SC05-003, R-005), the harbour tokens onto ``slots`` named ``((column, row), side)`` by where their
+    tile is drawn (SEA-003)."""
+    return MapSpec(
+        rows=rows,
+        legend={"L": "pool:large"},
+        pools={"large": {k: v for k, v in face_up.items() if k not in ("sea", "gold")}},
+        tokens={"*": face_up_tokens},
+        harbors=drawn_slots(rows, slots),
+        harbor_kinds=harbors,
+        hidden_hexes=pile,
+        hidden_tokens=pile_tokens,
+        regions={"large island": "L"},
+    )
 
 
-MAP = MapSpec(
-    rows=ROWS,
-    legend={"L": "pool:large"},
-    pools={"large": {k: v for k, v in FACE_UP.items() if k not in ("sea", "gold")}},
-    tokens={"*": FACE_UP_TOKENS},
-    harbors=((_at(1, 0), "NW"), (_at(3, 0), "NE"), (_at(4, 1), "E"), (_at(3, 2), "E"), (_at(4, 3), "SE"),
-             (_at(1, 4), "E"), (_at(0, 3), "SW"), (_at(0, 1), "W")),
-    harbor_kinds=HARBORS,
-    hidden_hexes=PILE,
-    hidden_tokens=PILE_TOKENS,
-    regions={"large island": "L"},
-)
+MAP = oceans_map(ROWS, FACE_UP, FACE_UP_TOKENS, PILE, PILE_TOKENS, HARBORS, (
+    ((1, 0), "NW"), ((3, 0), "NE"), ((4, 1), "E"), ((3, 2), "E"), ((4, 3), "SE"),
+    ((1, 4), "E"), ((0, 3), "SW"), ((0, 1), "W")))
 
 
 class Oceans(MappedScenario, Seafarers):

@@ -9,8 +9,7 @@ tokens go onto fixed slots around the large island (SEA-003).
 from __future__ import annotations
 
 from .components import harbor_row, hex_row, token_row
-from .mapdata import MapSpec, hex_at
-from .sc04_oceans import Oceans
+from .sc04_oceans import Oceans, oceans_map
 
 FACE_UP = hex_row(7, 0, 2, 3, 3, 3, 3, 3)                   # SC05-002, table A row 1
 FACE_UP_TOKENS = token_row(1, 2, 2, 1, 2, 2, 2, 2, 2, 1)    # table B row 1
@@ -28,23 +27,9 @@ ROWS = (
     "L s g ? ? ? ?",
 )
 
-
-def _at(col: int, row: int):
-    return hex_at(ROWS, col, row)
-
-
-MAP = MapSpec(
-    rows=ROWS,
-    legend={"L": "pool:large"},
-    pools={"large": {k: v for k, v in FACE_UP.items() if k not in ("sea", "gold")}},
-    tokens={"*": FACE_UP_TOKENS},
-    harbors=((_at(0, 0), "NW"), (_at(2, 0), "NE"), (_at(3, 1), "E"), (_at(4, 2), "E"), (_at(4, 4), "E"),
-             (_at(1, 5), "E"), (_at(0, 6), "SE"), (_at(0, 4), "W"), (_at(0, 2), "W")),
-    harbor_kinds=HARBORS,
-    hidden_hexes=PILE,
-    hidden_tokens=PILE_TOKENS,
-    regions={"large island": "L"},
-)
+MAP = oceans_map(ROWS, FACE_UP, FACE_UP_TOKENS, PILE, PILE_TOKENS, HARBORS, (
+    ((0, 0), "NW"), ((2, 0), "NE"), ((3, 1), "E"), ((4, 2), "E"), ((4, 4), "E"),
+    ((1, 5), "E"), ((0, 6), "SE"), ((0, 4), "W"), ((0, 2), "W")))
 
 
 class OceansIV(Oceans):

@@ -31,24 +31,40 @@ DESERT_LEGEND = {"r": "pool:land", "u": "pool:land", "a": "pool:land", "b": "poo
 DESERT_HARBORS = (((1, 0), "NW"), ((2, 0), "NE"), ((3, 0), "NW"), ((0, 1), "W"), ((0, 2), "W"),
                   ((-1, 3), "SW"), ((1, 3), "SE"), ((3, 3), "E"), ((-2, 5), "NE"))
 
-SC06_MAP = MapSpec(
-    rows=(
-        "s r r r d G u",
-        " r r r r d u",
-        "s r r r r d d",
-        " r r r r r s",
-        "s s s s s s s",
-        " a a s s b b",
-    ),
-    legend=DESERT_LEGEND,
-    pools={"land": hex_row(0, 0, 0, 4, 5, 4, 5, 4)},
-    tokens={"*": token_row(1, 2, 3, 3, 2, 3, 3, 3, 2, 1)},
-    harbors=DESERT_HARBORS,
-    harbor_kinds=harbor_row(5, 4),
-    regions={"larger-area": "r", "desert-strip": "d", "small-area": "Gu", "island-south-west": "a",
-             "island-south-east": "b"},
-    robber=(4, 0),
+#: The main island, the same on both boards: the larger area, the desert strip, the small area with
+#: the gold field, and the sea channel below it; the boards differ in the islands along the south edge.
+MAIN_ISLAND_ROWS = (
+    "s r r r d G u",
+    " r r r r d u",
+    "s r r r r d d",
+    " r r r r r s",
+    "s s s s s s s",
 )
+MAIN_ISLAND_REGIONS = {"larger-area": "r", "desert-strip": "d", "small-area": "Gu"}
+
+
+def desert_map(south_rows: tuple[str, ...], land: dict[str, int], tokens: dict[int, int],
+               harbors: dict[str, int], islands: dict[str, str]) -> MapSpec:
+    """An Into the Desert board (SC06-002 / SC07-002): the fixed main island above ``south_rows``, every
+    resource cell drawn from ``land``, the tokens dealt blind (SEA-005, reds apart), the harbour tokens
+    onto the fixed slots (SEA-003), the robber on the marked desert (R-009); ``islands`` tags the
+    southern islands (R-018)."""
+    return MapSpec(
+        rows=MAIN_ISLAND_ROWS + south_rows,
+        legend=DESERT_LEGEND,
+        pools={"land": land},
+        tokens={"*": tokens},
+        harbors=DESERT_HARBORS,
+        harbor_kinds=harbors,
+        regions={**MAIN_ISLAND_REGIONS, **islands},
+        robber=(4, 0),
+    )
+
+
+TOKENS = token_row(1, 2, 3, 3, 2, 3, 3, 3, 2, 1)
+HARBORS = harbor_row(5, 4)
+SC06_MAP = desert_map((" a a s s b b",), hex_row(0, 0, 0, 4, 5, 4, 5, 4), TOKENS, HARBORS,
+                      {"island-south-west": "a", "island-south-east": "b"})
 
 
 class IntoTheDesert3(MappedScenario, Seafarers):
@@ -57,11 +73,8 @@ class IntoTheDesert3(MappedScenario, Seafarers):
     source = "seeds/002 Scenario 6"
     players = (3,)                                   # SC06-001
     vp_target = 12                                   # SC06-006: 12 VP wins
-    has_map = True
     component_rule = "SC06-002"
-    component_tables = {3: {"hexes": hex_row(12, 4, 1, 4, 5, 4, 5, 4),
-                            "tokens": token_row(1, 2, 3, 3, 2, 3, 3, 3, 2, 1),
-                            "harbors": harbor_row(5, 4)}}
+    component_tables = {3: {"hexes": hex_row(12, 4, 1, 4, 5, 4, 5, 4), "tokens": TOKENS, "harbors": HARBORS}}
     map_specs = {3: SC06_MAP}
     home_areas = ("larger-area",)
     neutral_areas = ("desert-strip",)

@@ -13,28 +13,13 @@ area and the islands are unknown (SC07-004); one token for the first settlement 
 from __future__ import annotations
 
 from .components import harbor_row, hex_row, token_row
-from .mapdata import MapSpec
-from .sc06_into_the_desert import DESERT_HARBORS, DESERT_LEGEND, IntoTheDesert3
+from .sc06_into_the_desert import IntoTheDesert3, desert_map
 
-SC07_MAP = MapSpec(
-    rows=(
-        "s r r r d G u",
-        " r r r r d u",
-        "s r r r r d d",
-        " r r r r r s",
-        "s s s s s s s",
-        " a s s g s b",
-        "a a s c s b s",
-    ),
-    legend=DESERT_LEGEND,
-    pools={"land": hex_row(0, 0, 0, 5, 5, 4, 5, 5)},
-    tokens={"*": token_row(2, 2, 3, 3, 3, 3, 3, 3, 3, 1)},
-    harbors=DESERT_HARBORS,
-    harbor_kinds=harbor_row(5, 4),
-    regions={"larger-area": "r", "desert-strip": "d", "small-area": "Gu", "island-south-west": "a",
-             "island-south": "gc", "island-south-east": "b"},
-    robber=(4, 0),
-)
+TOKENS = token_row(2, 2, 3, 3, 3, 3, 3, 3, 3, 1)
+HARBORS = harbor_row(5, 4)
+SC07_MAP = desert_map((" a s s g s b",
+                       "a a s c s b s"), hex_row(0, 0, 0, 5, 5, 4, 5, 5), TOKENS, HARBORS,
+                      {"island-south-west": "a", "island-south": "gc", "island-south-east": "b"})
 
 
 class IntoTheDesert4(IntoTheDesert3):
@@ -44,8 +29,6 @@ class IntoTheDesert4(IntoTheDesert3):
     players = (4,)                                   # SC07-001
     vp_target = 12                                   # SC07-006: 12 VP wins
     component_rule = "SC07-002"                      # SC07-002: fixed layout, desert strip splits the island
-    component_tables = {4: {"hexes": hex_row(16, 4, 2, 5, 5, 4, 5, 5),
-                            "tokens": token_row(2, 2, 3, 3, 3, 3, 3, 3, 3, 1),
-                            "harbors": harbor_row(5, 4)}}
+    component_tables = {4: {"hexes": hex_row(16, 4, 2, 5, 5, 4, 5, 5), "tokens": TOKENS, "harbors": HARBORS}}
     map_specs = {4: SC07_MAP}
     rule_players, rule_setup, rule_unknown, rule_svp = "SC07-001", "SC07-003", "SC07-004", "SC07-005"

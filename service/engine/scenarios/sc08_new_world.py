@@ -27,20 +27,24 @@ from .components import as_list, harbor_row, hex_row, token_row
 from .mapdata import MappedScenario, MapSpec, build_board, repair_reds
 from .seafarers import SEAFARERS_ACTIONS, Seafarers
 
-SC08_MAP = MapSpec(
-    rows=(
-        "n n n n n n n",
-        " n n n n n n",
-        "n n n n n n n",
-        " n n n n n n",
-        "n n n n n n n",
-        " n n n n n n",
-    ),
-    legend={"n": "pool:all"},
-    pools={"all": hex_row(19, 0, 0, 4, 4, 4, 4, 4)},         # SC08-002: every hex, sea included, shuffled
-    tokens={"*": token_row(1, 2, 2, 2, 2, 2, 3, 3, 2, 1)},   # SC08-003: dealt blind on the land hexes
-    reds_apart=False,          # SC08-004: repaired by swaps (R-021), not by a redeal
-)
+
+def new_world_map(num_rows: int, hexes: dict[str, int], tokens: dict[int, int]) -> MapSpec:
+    """A New World frame (SC08-002 / SC09-002): ``num_rows`` rows of alternately 7 and 6 cells, each
+    drawn from the one shuffled pile of every hex, sea included; the tokens dealt blind on the land
+    (SC08-003 / SC09-003) and the touching reds repaired afterwards by swaps (SC08-004 / SC09-004,
+    R-021), not by a redeal."""
+    return MapSpec(
+        rows=tuple(" n n n n n n" if i % 2 else "n n n n n n n" for i in range(num_rows)),
+        legend={"n": "pool:all"},
+        pools={"all": hexes},
+        tokens={"*": tokens},
+        reds_apart=False,
+    )
+
+
+HEXES = hex_row(19, 0, 0, 4, 4, 4, 4, 4)
+TOKENS = token_row(1, 2, 2, 2, 2, 2, 3, 3, 2, 1)
+SC08_MAP = new_world_map(6, HEXES, TOKENS)
 
 
 class NewWorld3(MappedScenario, Seafarers):
@@ -49,11 +53,8 @@ class NewWorld3(MappedScenario, Seafarers):
     source = "seeds/002 Scenario 8"
     players = (3,)                                   # SC08-001
     vp_target = 12                                   # SC08-008: 12 VP wins
-    has_map = True
     component_rule = "SC08-002"
-    component_tables = {3: {"hexes": hex_row(19, 0, 0, 4, 4, 4, 4, 4),
-                            "tokens": token_row(1, 2, 2, 2, 2, 2, 3, 3, 2, 1),
-                            "harbors": harbor_row(5, 4)}}
+    component_tables = {3: {"hexes": HEXES, "tokens": TOKENS, "harbors": harbor_row(5, 4)}}
     map_specs = {3: SC08_MAP}
     rule_players, rule_red, rule_harbor, rule_home, rule_svp = (
         "SC08-001", "SC08-004", "SC08-005", "SC08-006", "SC08-007")

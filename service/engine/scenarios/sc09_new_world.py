@@ -13,24 +13,11 @@ settlement on an island other than the home island(s) (SC09-007); 12 VP (SC09-00
 from __future__ import annotations
 
 from .components import harbor_row, hex_row, token_row
-from .mapdata import MapSpec
-from .sc08_new_world import NewWorld3
+from .sc08_new_world import NewWorld3, new_world_map
 
-SC09_MAP = MapSpec(
-    rows=(
-        "n n n n n n n",
-        " n n n n n n",
-        "n n n n n n n",
-        " n n n n n n",
-        "n n n n n n n",
-        " n n n n n n",
-        "n n n n n n n",
-    ),
-    legend={"n": "pool:all"},
-    pools={"all": hex_row(23, 0, 0, 5, 4, 4, 5, 5)},         # SC09-002: every hex, sea included, shuffled
-    tokens={"*": token_row(1, 3, 3, 3, 2, 2, 3, 3, 2, 1)},   # SC09-003: dealt blind on the land hexes
-    reds_apart=False,          # SC09-004: repaired by swaps
-)
+HEXES = hex_row(23, 0, 0, 5, 4, 4, 5, 5)
+TOKENS = token_row(1, 3, 3, 3, 2, 2, 3, 3, 2, 1)
+SC09_MAP = new_world_map(7, HEXES, TOKENS)
 
 
 class NewWorld4(NewWorld3):
@@ -41,9 +28,7 @@ class NewWorld4(NewWorld3):
     vp_target = 12                                   # SC09-008: 12 VP wins
     component_rule = "SC09-002"
     # SC09-009 / R-023: 23 plain sea hexes and 10 harbour tokens (5 special, 5 generic).
-    component_tables = {4: {"hexes": hex_row(23, 0, 0, 5, 4, 4, 5, 5),
-                            "tokens": token_row(1, 3, 3, 3, 2, 2, 3, 3, 2, 1),
-                            "harbors": harbor_row(5, 5)}}
+    component_tables = {4: {"hexes": HEXES, "tokens": TOKENS, "harbors": harbor_row(5, 5)}}
     map_specs = {4: SC09_MAP}
     rule_players, rule_red, rule_harbor, rule_home, rule_svp = (
         "SC09-001", "SC09-004", "SC09-005", "SC09-006", "SC09-007")

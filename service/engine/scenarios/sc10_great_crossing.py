@@ -51,7 +51,6 @@ class GreatCrossing(MappedScenario, Seafarers):
     source = "seeds/002 Scenario 10"
     players = (4,)                                   # SC10-001
     vp_target = 13                                   # SC10-014: 13 VP wins
-    has_map = True
     component_rule = "SC10-002"                      # SC10-002: two islands, Catan and Transcatania
     component_tables = {4: {"hexes": hex_row(17, 0, 0, 5, 4, 4, 5, 4),
                             "tokens": token_row(2, 2, 2, 3, 2, 2, 3, 2, 2, 2),

@@ -58,7 +58,6 @@ class GreaterCatan(MappedScenario, Seafarers):
     source = "seeds/002 Scenario 11"
     players = (4,)                                   # SC11-001
     vp_target = 18                                   # SC11-014: 18 VP wins
-    has_map = True
     supply = {"settlements": 5, "cities": 8, "roads": 15, "ships": 15}   # SC11-004 (R-028)
     component_rule = "SC11-003"
     component_tables = {4: {"hexes": hex_row(23, 1, 0, 8, 6, 6, 8, 8),
@@ -105,6 +104,28 @@ class GreaterCatan(MappedScenario, Seafarers):
             _, problems = settle_tokens(s, self.mainland(s), a, None)
             return problems
         return []
+
+    def legal_candidates(self, state: State, graph, player: int) -> list:
+        """With the reserve empty, each allowed mainland source of a triggered token (``token_from``) makes
+        its own action: every road/ship placement or ship move triggering one, once per source of the first
+        triggered hex (a later one takes its default source)."""
+        if state.scenario_state.get("token_pile") or state.phase not in ("setup", "main"):
+            return []
+        from ..core import Action
+        from ..legal import CANDIDATES
+        from ._sc_tokens import candidates, triggered
+        mainland = self.mainland(state)
+        out = []
+        for t in ("build_road", "build_ship", "move_ship"):
+            if t not in self.action_types():
+                continue
+            for a in CANDIDATES[t](state, graph, self, player):
+                dests = [d for e in placed_edges(a) for d in triggered(state.hexes, mainland, e)]
+                if not dests:
+                    continue
+                srcs, _, _ = candidates(state.hexes, mainland, state.buildings, player, dests[0])
+                out += [Action(t, player, {**a.params, "token_from": [src]}) for src in srcs]
+        return out
 
     def after_action(self, ctx: Ctx, s: State) -> None:
         if not placed_edges(ctx.action):
