@@ -1,19 +1,34 @@
 """Time one adjudication, split into parse/validate, engine and serialise; in-process and over HTTP.
 
-    .venv/bin/python bench/adjudicate.py
+    .venv/bin/python bench/adjudicate.py [--access-log]
 
-Prints microseconds per step and the ratios between them (figures, not assertions: machines are noisy).
-Positions: a mid-game 4-player base game (reached by seeded play) and an 80+ tile Seafarers board.
+Prints microseconds of CPU time per step (the best of five rounds of process time, so other load on
+the machine matters less than with wall-clock time) and the ratios between them (figures, not
+assertions: machines are noisy). Positions: a mid-game 4-player base game (reached by seeded play) and
+an 80+ tile Seafarers board.
+
+Columns: ``parse_validate_us`` decoding the body and turning the posted state into an engine state
+(schema, build, map graph from the warm cache, consistency checks); ``engine_us`` the adjudication without
+derived values; ``derive_us`` the derived values; ``serialise_us`` the verdict as JSON text; ``wsgi_us``
+one whole request through the Flask app (what a gunicorn worker spends, HTTP parsing aside);
+``http_total_us`` the same through Flask's test client (which adds building the request).
+
+The JSON access log is off (it would print a line per request); ``--access-log`` keeps it on, written to
+nowhere, so its cost is in the HTTP figures.
 """
 from __future__ import annotations
 
+import io
 import json
+import logging
+import os
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import timing  # noqa: E402
 from bench.positions import base_midgame, seafarers_big  # noqa: E402
 from service.api import create_app  # noqa: E402
 from service.api.codec import dump_state  # noqa: E402
@@ -23,18 +38,43 @@ from service.engine.referee import adjudicate  # noqa: E402
 
 
 def per_call(fn, n: int) -> float:
-    fn()
-    best = float("inf")
-    for _ in range(5):
-        t = time.perf_counter()
-        for _ in range(n):
-            fn()
-        best = min(best, (time.perf_counter() - t) / n)
-    return best * 1e6
+    """Microseconds of CPU time per call: the best of five rounds of ``n`` calls."""
+    return timing.per_call(fn, n, clock=time.process_time)
 
 
-def bench(label: str, state, graph, scen, action: Action, action_json: dict, n: int = 300) -> dict:
+def quiet(access_log: bool) -> None:
+    """No request log lines on the terminal: off, or (``access_log``) formatted and written to nowhere."""
+    log = logging.getLogger("seafarers")
+    if not access_log:
+        log.setLevel(logging.WARNING)
+        return
+    log.setLevel(logging.INFO)
+    for h in log.handlers:
+        if isinstance(h, logging.StreamHandler):
+            h.emit = lambda record, h=h: h.format(record) and None   # format (the real cost), write nothing
+
+
+def wsgi_call(app, body: bytes):
+    """One request straight through the WSGI app, as a server worker makes it."""
+    from werkzeug.test import EnvironBuilder
+    environ = EnvironBuilder(path="/v1/adjudicate", method="POST", data=body,
+                             content_type="application/json").get_environ()
+
+    def call() -> None:
+        env = dict(environ)
+        env["wsgi.input"] = io.BytesIO(body)
+        status = []
+        out = app(env, lambda s, h, e=None: status.append(s))
+        b"".join(out)
+        getattr(out, "close", lambda: None)()
+        assert status[0].startswith("200"), status
+    return call
+
+
+def bench(label: str, state, graph, scen, action: Action, action_json: dict, n: int = 300,
+          access_log: bool = False) -> dict:
     app = create_app({"TESTING": True})
+    quiet(access_log)
     cache = app.extensions["graph_cache"]
     state_json = dump_state(state)
     body = json.dumps({"state": state_json, "action": action_json})
@@ -47,31 +87,37 @@ def bench(label: str, state, graph, scen, action: Action, action_json: dict, n: 
     t_engine = per_call(lambda: adjudicate(st, act, g, scen, with_derived=False), n)
     t_derive = per_call(lambda: judge(st, act, g), n) - t_engine
     v = judge(st, act, g)
-    t_ser = per_call(lambda: json.dumps(verdict_json(v)), n)
+    t_ser = per_call(lambda: json.dumps(verdict_json(v), separators=(",", ":")), n)
+    t_wsgi = per_call(wsgi_call(app, body.encode()), n // 3)
     t_http = per_call(lambda: client.post("/v1/adjudicate", data=body, content_type="application/json"), n // 3)
     tiles = sum(1 for t in state.hexes.values() if t.terrain != "frame")
     row = {"position": label, "tiles": tiles, "legal": v.legal, "parse_validate_us": round(t_parse, 1),
            "engine_us": round(t_engine, 1), "derive_us": round(t_derive, 1), "serialise_us": round(t_ser, 1),
-           "http_total_us": round(t_http, 1)}
+           "wsgi_us": round(t_wsgi, 1), "http_total_us": round(t_http, 1)}
     return row
 
 
 def main() -> None:
+    access_log = "--access-log" in sys.argv[1:]
+    os.environ.setdefault("LOG_LEVEL", "info" if access_log else "warning")
     rows = []
     s, g, scen = base_midgame()
     p = s.current_player
     a = {"type": "roll", "player": p, "dice": [3, 5]} if s.phase == "roll" else {"type": "end_turn", "player": p}
-    rows.append(bench("base mid-game", s, g, scen, Action(a["type"], p, {"dice": (3, 5)} if "dice" in a else {}), a))
+    rows.append(bench("base mid-game", s, g, scen, Action(a["type"], p, {"dice": (3, 5)} if "dice" in a else {}), a,
+                      access_log=access_log))
     s, g, scen = seafarers_big()
     p = s.current_player
     a = {"type": "roll", "player": p, "dice": [3, 5]} if s.phase == "roll" else {"type": "end_turn", "player": p}
-    rows.append(bench("seafarers 80+ tiles", s, g, scen, Action(a["type"], p, {"dice": (3, 5)} if "dice" in a else {}), a))
+    rows.append(bench("seafarers 80+ tiles", s, g, scen, Action(a["type"], p, {"dice": (3, 5)} if "dice" in a else {}),
+                      a, access_log=access_log))
     for r in rows:
         print(json.dumps(r))
         eng = r["engine_us"] + r["derive_us"]
         print(f"  {r['position']}: parse+validate / engine+derive = {r['parse_validate_us'] / eng:.2f}; "
               f"serialise / engine+derive = {r['serialise_us'] / eng:.2f}; "
               f"HTTP total / in-process sum = {r['http_total_us'] / (r['parse_validate_us'] + eng + r['serialise_us']):.2f}")
+    print("figures are CPU microseconds per call (process time, best of five rounds)")
     print("for scale: catanatron 3.2.1 spends about 49 us per move on this machine (issue figure)")
 
 

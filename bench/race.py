@@ -38,8 +38,10 @@ from collections import defaultdict
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-RACE_VENV = HERE / ".venv-race"
-RACE_PY = RACE_VENV / "bin" / "python"
+sys.path.insert(0, str(HERE.parent))
+
+from bench.timing import RACE_PY, ensure_race_env  # noqa: E402
+
 TARGETS = {"apply": 5.0, "derive": 5.0, "longest_road": 5.0, "legal": 2.0}
 SEEDS = (1, 2, 3)
 
@@ -175,19 +177,6 @@ def catanatron(skip_turns: int, samples: int) -> dict:
 
 
 # -- the race ------------------------------------------------------------------------------------------------
-
-def ensure_race_env() -> bool:
-    if RACE_PY.exists():
-        r = subprocess.run([str(RACE_PY), "-c", "import catanatron"], capture_output=True)
-        if r.returncode == 0:
-            return True
-    subprocess.run([sys.executable, "-m", "venv", str(RACE_VENV)], check=True)
-    r = subprocess.run([str(RACE_PY), "-m", "pip", "install", "-q", "catanatron"], capture_output=True, text=True)
-    if r.returncode != 0:
-        print("catanatron could not be installed:", r.stderr.strip().splitlines()[-1:] or r.returncode)
-        return False
-    return True
-
 
 def main() -> None:
     ap = argparse.ArgumentParser()

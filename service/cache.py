@@ -1,7 +1,8 @@
 """The map-graph cache: level 1 an in-process LRU (always on), level 2 Redis when configured.
 
-The graph is derived from the board's hexes alone and keyed by their content hash
-(:func:`service.engine.mapgraph.board_key`, which carries the serialisation format version). Entries
+The graph is derived from the board's hexes alone. Level 1 is keyed by the hex list itself (as a
+frozenset); Redis by its content hash (:func:`service.engine.mapgraph.board_key`, which carries the
+serialisation format version), computed only when level 1 misses. Entries
 are compact JSON (never pickle: a Redis shared with others is not trusted). Redis is optional and never
 on the critical path for correctness:
 
@@ -26,7 +27,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Callable, Hashable, Mapping, Optional
 
 from .engine.mapgraph import MapGraph, board_key
 
@@ -41,17 +42,17 @@ class LRU:
 
     def __init__(self, size: int = 256) -> None:
         self.size = max(1, int(size))
-        self.data: OrderedDict[str, MapGraph] = OrderedDict()
+        self.data: OrderedDict[Hashable, MapGraph] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: str) -> Optional[MapGraph]:
+    def get(self, key: Hashable) -> Optional[MapGraph]:
         with self.lock:
             g = self.data.get(key)
             if g is not None:
                 self.data.move_to_end(key)
             return g
 
-    def put(self, key: str, g: MapGraph) -> None:
+    def put(self, key: Hashable, g: MapGraph) -> None:
         with self.lock:
             self.data[key] = g
             self.data.move_to_end(key)
@@ -182,19 +183,23 @@ class GraphCache:
 
     # -- the lookup -------------------------------------------------------------------------------------
     def get(self, terrain: Mapping) -> MapGraph:
-        key = board_key(terrain)
-        g = self.lru.get(key)
+        # Level 1 is keyed by the board itself (a frozenset of its (hex, terrain) pairs: hashed in C, and
+        # compared in full on a hit, so two boards never share an entry); the content hash that names
+        # the Redis entry is only computed when level 1 misses.
+        local = frozenset(terrain.items())
+        g = self.lru.get(local)
         if g is not None:
             self._count("l1_hit")
             return g
+        key = board_key(terrain)
         g, redis_ok = self._redis_get(key, terrain)
         if g is not None:
             self._count("l2_hit")
-            self.lru.put(key, g)
+            self.lru.put(local, g)
             return g
         self._count("miss")
         g = MapGraph.build(terrain)
-        self.lru.put(key, g)
+        self.lru.put(local, g)
         if redis_ok:  # not when the GET just failed: one request spends at most one timeout
             self._redis_put(key, g)
         return g

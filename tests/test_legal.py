@@ -151,3 +151,39 @@ def test_derive_explains_too_and_agrees_with_adjudicate(client):
     assert "explanations" not in client.post("/v1/derive?explain=false", json={"state": st}).get_json()
     assert client.post("/v1/derive?explain=maybe", json={"state": st}).status_code == 400
     assert dump_state  # the canonical form is what explanations describe
+
+
+def test_gold_lists_sailing_loading_ship_sites_prices_and_gold_trades(client):
+    """GOLD: each space a ship reaches (one shortest path, per extension choice), each loadable amount,
+    the ship sites at front-coast homes, both development-card prices, and bank trades as ranges."""
+    from .test_gold_rules import DOCK, TO_GOLD, full, harbour_position, ship
+    rich = full(lumber=2, brick=2, wool=2, grain=2, ore=2)
+    from .test_gold_rules import HOME
+    st = harbour_position(ships=[ship(edge=TO_GOLD[2], cargo=2)], hands={0: rich},
+                          settlements=[(1, [4, 3, "S"])], cities=[(0, HOME)])      # a city homes 2 ships
+    out = post(client, st)
+    sails = out["actions"]["sail_ship"]
+    by_ext = {}
+    for a in sails:
+        by_ext.setdefault(a.get("extend"), []).append(a)
+    assert set(by_ext) == {None, "wool", "cargo"}
+    plain = {tuple(a["path"][-1]): a["path"] for a in by_ext[None]}
+    assert len(plain) == len(by_ext[None]) and all(1 <= len(p) <= 2 for p in plain.values())
+    assert tuple(TO_GOLD[1]) in plain and plain[tuple(TO_GOLD[2])] == [TO_GOLD[1], TO_GOLD[2]]   # out and back
+    extended = {tuple(a["path"][-1]) for a in by_ext["wool"]}
+    assert tuple(DOCK) in extended and tuple(DOCK) not in plain and set(plain) < extended
+    loads = sorted((a.get("amount") or 0) for a in out["actions"]["load_gold"])
+    assert loads == [0, 1, 2]                       # the default (fill the hold) and 1 or 2 more
+    assert "unload_gold" not in out["actions"]       # not docked at home
+    assert DOCK in [a["edge"] for a in out["actions"]["build_ship"]]
+    prices = {a.get("price") for a in out["actions"]["buy_development_card"]}
+    assert prices == {None, "grain", "gold"}
+    dirs = {spec["direction"]: spec for spec in out["ranges"]["gold_trade"]}
+    assert dirs["buy"]["get"]["total_at_most"] == 4 and dirs["sell"]["give"]["total_at_most"] == 9
+    trade = out["ranges"]["domestic_trade"][0]
+    assert trade["give"]["at_most"]["gold"] == 8
+    for t, acts in out["actions"].items():
+        for a in acts[:40]:
+            assert client.post("/v1/adjudicate", json={"state": st, "action": a}).get_json()["legal"], a
+    for spec in out["ranges"]["gold_trade"]:
+        assert client.post("/v1/adjudicate", json={"state": st, "action": spec["example"]}).get_json()["legal"]

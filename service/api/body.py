@@ -24,11 +24,13 @@ def _finite_float(text: str) -> float:
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
-    out: dict = {}
-    for k, v in pairs:
-        if k in out:
-            raise ValueError(f"duplicate key {k!r}")
-        out[k] = v
+    out = dict(pairs)
+    if len(out) != len(pairs):   # some key came twice: name the first repeat
+        seen: set = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise ValueError(f"duplicate key {k!r}")
+            seen.add(k)
     return out
 
 
@@ -51,6 +53,34 @@ def _depth(v: Any, limit: int = MAX_DEPTH) -> None:
         stack.extend([(y, d + 1) for y in x if type(y) in _CONTAINERS])
 
 
+# Every byte but brackets, braces, quotes and backslashes (all ASCII, so never part of a UTF-8 sequence).
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"\\')
+_BRACES_AS_BRACKETS = bytes.maketrans(b"{}", b"[]")
+
+
+def _shallow(raw: bytes, limit: int = MAX_DEPTH) -> bool:
+    """True when the (valid) JSON text ``raw`` is certainly nested less than ``limit`` containers deep,
+    judged from its bytes alone in a few C-speed passes; False means "walk the parsed value" (deep, or
+    strings with escapes, which this shortcut does not read).
+
+    Without backslashes every quote opens or closes a string, so dropping the text between quote pairs
+    leaves exactly the containers' brackets; each pass then removes the innermost pairs, and a text
+    that is empty after ``limit - 1`` passes has no container deeper than ``limit - 1``: nothing in it,
+    not even a number, lies deeper than ``limit`` (what :func:`_depth` checks).
+    """
+    s = raw.translate(None, _NOT_STRUCTURE)
+    if b"\\" in s:
+        return False
+    t = s.replace(b'""', b"")   # strings without brackets (the usual case) leave just their two quotes
+    # (if any string held a bracket, its opening quote ends an odd run of quotes and is left over)
+    s = (t if b'"' not in t else b"".join(s.split(b'"')[::2])).translate(_BRACES_AS_BRACKETS)
+    for _ in range(limit - 1):
+        if not s:
+            return True
+        s = s.replace(b"[]", b"")
+    return not s
+
+
 def read_json(request: Request, max_bytes: int) -> Any:
     ctype = request.mimetype or ""
     if not (ctype == "application/json" or ctype.endswith("+json")):
@@ -68,7 +98,7 @@ def read_json(request: Request, max_bytes: int) -> Any:
             raise ValueError("too many arrays and objects")
         data = json.loads(text, parse_constant=_no_constants, parse_float=_finite_float,
                           object_pairs_hook=_no_duplicates)
-        if containers > MAX_DEPTH:   # else it cannot be nested too deep
+        if containers > MAX_DEPTH and not _shallow(raw):   # else it cannot be nested too deep
             _depth(data)
     except RecursionError:
         raise Problem(400, f"the JSON is nested deeper than {MAX_DEPTH} levels") from None

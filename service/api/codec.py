@@ -5,6 +5,7 @@ whatever the pieces and hands leave); values a client gives are checked, never c
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from ..engine.mapgraph import RESOURCES
@@ -31,12 +32,22 @@ class Inconsistent(ValueError):
         self.problems = problems
 
 
+# Tiles are immutable: one instance per (terrain, number) serves every board (the schema has checked both).
+_TILES: dict[tuple[str, Any], Tile] = {}
+
+
+def _tile(tn: tuple[str, Any]) -> Tile:
+    t = _TILES[tn] = Tile(*tn)
+    return t
+
+
 def build_state(d: dict[str, Any], prefix: str = "/state") -> tuple[State, Pointers]:
     """Engine state from a loaded :class:`StateSchema` dict; duplicates are reported as problems."""
     scen = get_scenario(d["scenario"])
     problems: list[tuple[str, str]] = []
     ptr = Pointers(prefix)
-    hexes = {h: Tile(t, n) for h, (t, n) in d["board"]["hexes"].items()}
+    tiles = _TILES
+    hexes = {h: tiles.get(tn) or _tile(tn) for h, tn in d["board"]["hexes"].items()}
     harbors = {}
     for i, hb in enumerate(d["board"]["harbors"]):
         if hb["edge"] in harbors:
@@ -59,12 +70,13 @@ def build_state(d: dict[str, Any], prefix: str = "/state") -> tuple[State, Point
             target[edge] = p
             ptr.index[(kind, edge)] = i
     players = []
+    n_buildings, n_roads, n_ships = Counter(buildings.values()), Counter(roads.values()), Counter(ships.values())
     for i, pd in enumerate(d["players"]):
         on_board = {
-            "settlements": sum(1 for p, k in buildings.values() if p == i and k == "settlement"),
-            "cities": sum(1 for p, k in buildings.values() if p == i and k == "city"),
-            "roads": sum(1 for p in roads.values() if p == i),
-            "ships": sum(1 for p in ships.values() if p == i),
+            "settlements": n_buildings[(i, "settlement")],
+            "cities": n_buildings[(i, "city")],
+            "roads": n_roads[i],
+            "ships": n_ships[i],
         }
         for kind, k in scen.pieces_off_grid(d["scenario_state"], i).items():
             on_board[kind] = on_board.get(kind, 0) + k
@@ -124,20 +136,22 @@ def build_state(d: dict[str, Any], prefix: str = "/state") -> tuple[State, Point
 
 
 def _pieces(items, key):
-    return [{"player": p, key: list(c)} for c, p in sorted(items, key=lambda x: (x[0][1], x[0][0], x[0][2]))]
+    """Pieces north to south, west to east (coordinates are unique, so the tuples sort without ties)."""
+    return [{"player": p, key: [q, r, c]} for r, q, c, p in sorted([(c[1], c[0], c[2], p) for c, p in items])]
 
 
 def dump_state(s: State) -> dict[str, Any]:
     """The canonical JSON of a state (re-postable: ``build_state`` of it gives the same state)."""
-    order = lambda h: (h[1], h[0])  # noqa: E731  north to south, west to east
     return {
         "schema_version": SCHEMA_VERSION,
         "scenario": s.scenario,
         "options": dict(s.options),
         "board": {
-            "hexes": [{"q": h[0], "r": h[1], "terrain": t.terrain, "number": t.number}
-                      for h, t in sorted(s.hexes.items(), key=lambda kv: order(kv[0]))],
-            "harbors": [{"edge": list(e), "kind": k} for e, k in sorted(s.harbors.items(), key=lambda kv: (kv[0][1], kv[0][0], kv[0][2]))],
+            # north to south, west to east: (r, q) pairs are unique, so the tiles themselves are never compared
+            "hexes": [{"q": q, "r": r, "terrain": t.terrain, "number": t.number}
+                      for r, q, t in sorted([(h[1], h[0], t) for h, t in s.hexes.items()])],
+            "harbors": [{"edge": [q, r, c], "kind": k}
+                        for r, q, c, k in sorted([(e[1], e[0], e[2], k) for e, k in s.harbors.items()])],
         },
         "players": [{
             "resources": dict(p.resources), "dev_cards": dict(p.dev_cards), "dev_cards_new": dict(p.dev_cards_new),

@@ -67,9 +67,18 @@ _STD_ATTRS = frozenset(vars(logging.LogRecord("x", 0, "x", 0, "x", None, None)))
 class JsonFormatter(logging.Formatter):
     """One JSON object per record; ``extra={...}`` fields are added as keys."""
 
+    _second: tuple[int, str] = (-1, "")   # the last whole second formatted, and its text
+
+    def _timestamp(self, record: logging.LogRecord) -> str:
+        sec = int(record.created)
+        last = self._second
+        if last[0] != sec:
+            last = self._second = (sec, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(sec)))
+        return f"{last[1]}.{int(record.msecs):03d}Z"
+
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {
-            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
+            "ts": self._timestamp(record),
             "level": record.levelname.lower(),
             "logger": record.name,
             "msg": record.getMessage(),
@@ -126,18 +135,31 @@ class Metrics:
                                      "Redis calls not made because the circuit breaker was open", registry=registry)
         self.redis_up = Gauge("seafarers_redis_up", "1 when Redis answered the last check, 0 when not",
                               registry=registry, multiprocess_mode="liveall")
-        for level in CACHE_LEVEL.values():
-            self.cache.labels(level)  # export zeros from the start
+        # the labelled series, looked up once (labels() validates and locks on every call)
+        self._cache_levels = {event: self.cache.labels(level) for event, level in CACHE_LEVEL.items()}
+        self._served: dict[tuple[str, str, int], tuple[Any, Any]] = {}
 
     def cache_event(self, event: str) -> None:
-        if event in CACHE_LEVEL:
-            self.cache.labels(CACHE_LEVEL[event]).inc()
+        series = self._cache_levels.get(event)
+        if series is not None:
+            series.inc()
         elif event == "corrupt":
             self.corrupt.inc()
         elif event == "redis_error":
             self.redis_errors.inc()
         elif event == "redis_skipped":
             self.redis_skipped.inc()
+
+    def served(self, endpoint: str, method: str, status: int, seconds: float) -> None:
+        """Count one answered request and observe its latency."""
+        key = (endpoint, method, status)
+        series = self._served.get(key)
+        if series is None:
+            outcome = _outcome(status)
+            series = self._served[key] = (self.requests.labels(endpoint, method, str(status), outcome),
+                                          self.latency.labels(endpoint, method, outcome))
+        series[0].inc()
+        series[1].observe(seconds)
 
 
 def _outcome(status: int) -> str:
@@ -158,11 +180,9 @@ def _after(resp: Response) -> Response:
     rid = g.get("request_id") or _incoming_id()
     resp.headers[REQUEST_ID_HEADER] = rid
     elapsed = time.perf_counter() - g.get("t0", time.perf_counter())
-    endpoint = request.url_rule.rule if request.url_rule is not None else "unmatched"
-    outcome = _outcome(resp.status_code)
-    m: Metrics = current_app.extensions["metrics"]
-    m.requests.labels(endpoint, request.method, str(resp.status_code), outcome).inc()
-    m.latency.labels(endpoint, request.method, outcome).observe(elapsed)
+    rule = request.url_rule
+    endpoint = rule.rule if rule is not None else "unmatched"
+    current_app.extensions["metrics"].served(endpoint, request.method, resp.status_code, elapsed)
     level = logging.DEBUG if endpoint in QUIET_ENDPOINTS else logging.INFO
     if access_log.isEnabledFor(level):
         access_log.log(level, "request", extra={

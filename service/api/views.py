@@ -20,8 +20,12 @@ from .service import invalid, judge, parse_action, parse_state, verdict_json
 blp = Blueprint("v1", __name__)
 
 
+# Answers are fresh trees of JSON values (never cyclic), so the encoder skips its cycle bookkeeping.
+_ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
+
 def ok(body: Any, status: int = 200) -> Response:
-    return Response(json.dumps(body, separators=(",", ":")), status=status, mimetype="application/json")
+    return Response(_ENCODE(body), status=status, mimetype="application/json")
 
 
 def body() -> Any:

@@ -6,10 +6,17 @@ edge for a road, every hex and victim for the robber...), and each candidate is 
 So a listed action is legal by construction, and a legal action missing from the list means a
 generator proposed too little (the property test in ``tests/test_legal_property.py`` looks for that).
 
-Three kinds of choice are too many to list and are described as *ranges* instead, each with one
-concrete example that was checked: discarding (any cards of the hand adding up to the count owed),
-Year of Plenty and gold-field picks (any cards of the bank adding up to the count), and domestic trades
-(any cards of one hand for any cards of the other's, at least one each way, no type on both sides).
+Some choices are too many to list and are described as *ranges* instead, each with one concrete
+example that was checked: discarding (any cards of the hand adding up to the count owed), Year of Plenty
+and gold-field picks (any cards of the bank adding up to the count), domestic trades (any cards, and
+with GOLD any coins, of one hand for any of the other's, at least one each way, no kind on both sides),
+and GOLD's trades with the bank (``gold_trade``: ``direction`` "buy", ``rate`` gold per card got, the
+cards within ``get``; or "sell", a multiple of ``rate`` cards within ``give`` for one gold per ``rate``).
+
+Listing conventions: parameters that report a chance outcome (dice, a drawn or stolen card, what an
+unexplored space turned out to be) are listed at their default, left to the seeded generator; GOLD's
+``sail_ship`` is listed once per reachable space and extension choice, with one shortest path (any
+other path within the allowance ending there is legal too).
 
 Scenario-specific action types come from the scenario hook ``legal_candidates(state, graph, player)``.
 
@@ -320,12 +327,12 @@ def _range_specs(type_: str, state: State, graph: MapGraph, scen: "Scenario", p:
         k = gold // 2
         bank = {r: min(state.bank.get(r, 0), k) for r in RESOURCES}
         if k and sum(bank.values()):
-            yield ({"direction": "buy", "rate": 2, "give": {"gold": "rate per card got"},
+            yield ({"direction": "buy", "rate": 2, "give": {"at_most": {"gold": 2 * k}},
                     "get": {"at_least": 1, "total_at_most": k, "at_most": bank}},
                    Action(type_, p, {"give": {"gold": 2}, "get": {next(r for r in RESOURCES if bank[r]): 1}}))
         m = sum(hand.values()) // 3
         if m:
-            yield ({"direction": "sell", "rate": 3, "get": {"gold": "one per rate cards given"},
+            yield ({"direction": "sell", "rate": 3, "get": {"at_most": {"gold": m}},
                     "give": {"at_least": 3, "total_at_most": 3 * m, "multiple_of": 3,
                              "at_most": {r: min(hand.get(r, 0), 3 * m) for r in RESOURCES}}},
                    Action(type_, p, {"give": _greedy(3, hand), "get": {"gold": 1}}))

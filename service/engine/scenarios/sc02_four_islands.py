@@ -8,8 +8,6 @@ is the 4-player board with the same rules.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from ..core import Ctx, Violation
 from ..islands import island_map
 from ..state import State
