@@ -5,6 +5,7 @@ pieces, canonical coordinates), so the same state always serialises to the same 
 """
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate, validates_schema
@@ -29,8 +30,8 @@ class Base(Schema):
 
 # -- board --------------------------------------------------------------------------------------------
 
-_HEX_KEYS = frozenset({"q", "r", "terrain", "number"})
-_TOKENS = frozenset({2, 3, 4, 5, 6, 8, 9, 10, 11, 12})
+_HEX_VALUES = itemgetter("q", "r", "terrain", "number")
+_TILES = frozenset((t, n) for t in TERRAINS for n in (None, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12))  # terrain, token
 
 
 class HexList(fields.Field):
@@ -46,13 +47,17 @@ class HexList(fields.Field):
         out: dict[tuple[int, int], tuple[str, Any]] = {}
         errors: dict[int, Any] = {}
         for i, h in enumerate(value):
-            if type(h) is dict and _HEX_KEYS.issuperset(h):   # the usual, valid hex: one look at each value
-                q, r, t, n = h.get("q"), h.get("r"), h.get("terrain"), h.get("number")
-                if type(q) is int and type(r) is int and -64 <= q <= 64 and -64 <= r <= 64 \
-                        and type(t) is str and t in TERRAINS and (n is None or (type(n) is int and n in _TOKENS)) \
-                        and (q, r) not in out:
-                    out[(q, r)] = (t, n)
-                    continue
+            if type(h) is dict and len(h) == 4:   # the usual, valid hex: one look at each value
+                try:
+                    q, r, t, n = _HEX_VALUES(h)
+                except KeyError:
+                    pass
+                else:
+                    if type(q) is int and type(r) is int and -64 <= q <= 64 and -64 <= r <= 64 \
+                            and type(t) is str and (n is None or type(n) is int) and (t, n) in _TILES \
+                            and (q, r) not in out:
+                        out[(q, r)] = (t, n)
+                        continue
             if not isinstance(h, dict):
                 errors[i] = ["must be an object {q, r, terrain, number}"]
                 continue
