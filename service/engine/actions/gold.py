@@ -636,5 +636,6 @@ def replacement(action_type: str) -> Optional[Handler]:
     return _REPL.get(action_type)
 
 
-__all__ = ["replacement", "gold_candidates", "sail_walks", "ships_of", "find_ship", "fleet_sizes", "dock_of", "ship_edge", "ship_home",
+__all__ = ["replacement", "gold_candidates", "sail_walks",
+           "ships_of", "find_ship", "fleet_sizes", "dock_of", "ship_edge", "ship_home",
            "GOLD_COST", "DEV_PRICES", "CARGO_MAX", "RESOURCES"]

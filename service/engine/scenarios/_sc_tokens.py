@@ -6,7 +6,7 @@ number token, the placer puts a token on that hex: drawn blind from the reserve 
 (SC11-010 RED > SC11-011 PROD > SC11-012 OWN), the lowest ranked dropped first when no hex meets them all
 (SC11-013, R-026: drop order OWN, PROD, RED). The placer names the hex(es) he takes from in the
 action's ``token_from`` (in trigger order); without it the first candidate (north to south, west to
-east) is taken.
+east) is taken. A ``token_from`` entry no mainland token move takes is refused (SC11-009).
 
 Decided here (the text's heading is "Small Island Rules"): only hexes off the mainland trigger; a
 mainland hex left without its token stays blank (R-027 otherwise applied as written: edge-adjacent
@@ -128,7 +128,7 @@ def settle_tokens(state: State, mainland: set[Hex], action, draw: Optional[Calla
             hexes[dest] = Tile(terrain, n)
             moves.append({"hex": list(dest), "from": list(src), "number": n})
     if choices:
+        used = sum(1 for m in moves if m["from"] not in (None, "reserve"))
         return moves, [Violation("SC11-009", f"token_from names {len(choices)} more hex(es) than this placement "
-                                 f"moves mainland tokens ({sum(1 for m in moves if m['from'] not in (None, 'reserve'))})",
-                                 "/action/token_from")]
+                                 f"moves mainland tokens ({used})", "/action/token_from")]
     return moves, []
