@@ -8,10 +8,11 @@ assertions: machines are noisy). Positions: a mid-game 4-player base game (reach
 an 80+ tile Seafarers board.
 
 Columns: ``parse_validate_us`` decoding the body and turning the posted state into an engine state
-(schema, build, map graph from the warm cache, consistency checks); ``engine_us`` the adjudication without
-derived values; ``derive_us`` the derived values; ``serialise_us`` the verdict as JSON text; ``wsgi_us``
-one whole request through the Flask app (what a gunicorn worker spends, HTTP parsing aside);
-``http_total_us`` the same through Flask's test client (which adds building the request).
+(schema, build, map graph from the warm cache, consistency checks); ``engine_us`` the adjudication
+without derived values; ``derive_us`` the derived values; ``serialise_us`` the verdict as JSON text
+(``verdict_text``); ``wsgi_us`` one whole request through the Flask app (what a gunicorn worker spends,
+HTTP parsing aside); ``http_total_us`` the same through Flask's test client (which adds building the
+request).
 
 The JSON access log is off (it would print a line per request); ``--access-log`` keeps it on, written to
 nowhere, so its cost is in the HTTP figures.
@@ -32,7 +33,7 @@ from bench import timing  # noqa: E402
 from bench.positions import base_midgame, seafarers_big  # noqa: E402
 from service.api import create_app  # noqa: E402
 from service.api.codec import dump_state  # noqa: E402
-from service.api.service import judge, parse_action, parse_state, verdict_json  # noqa: E402
+from service.api.service import judge, parse_action, parse_state, verdict_text  # noqa: E402
 from service.engine.core import Action  # noqa: E402
 from service.engine.referee import adjudicate  # noqa: E402
 
@@ -87,7 +88,7 @@ def bench(label: str, state, graph, scen, action: Action, action_json: dict, n: 
     t_engine = per_call(lambda: adjudicate(st, act, g, scen, with_derived=False), n)
     t_derive = per_call(lambda: judge(st, act, g), n) - t_engine
     v = judge(st, act, g)
-    t_ser = per_call(lambda: json.dumps(verdict_json(v), separators=(",", ":")), n)
+    t_ser = per_call(lambda: verdict_text(v), n)
     t_wsgi = per_call(wsgi_call(app, body.encode()), n // 3)
     t_http = per_call(lambda: client.post("/v1/adjudicate", data=body, content_type="application/json"), n // 3)
     tiles = sum(1 for t in state.hexes.values() if t.terrain != "frame")
@@ -97,20 +98,25 @@ def bench(label: str, state, graph, scen, action: Action, action_json: dict, n: 
     return row
 
 
+def next_action(s) -> dict:
+    """The position's next step: the roll, the gold pick it waits for, or the end of the turn."""
+    p = s.current_player
+    if s.phase == "roll":
+        return {"type": "roll", "player": p, "dice": [3, 5]}
+    if s.phase == "gold_choice" and s.pending_gold:
+        q, n = min(s.pending_gold.items())
+        return {"type": "choose_gold", "player": q, "resources": {"ore": n}}
+    return {"type": "end_turn", "player": p}
+
+
 def main() -> None:
     access_log = "--access-log" in sys.argv[1:]
     os.environ.setdefault("LOG_LEVEL", "info" if access_log else "warning")
     rows = []
-    s, g, scen = base_midgame()
-    p = s.current_player
-    a = {"type": "roll", "player": p, "dice": [3, 5]} if s.phase == "roll" else {"type": "end_turn", "player": p}
-    rows.append(bench("base mid-game", s, g, scen, Action(a["type"], p, {"dice": (3, 5)} if "dice" in a else {}), a,
-                      access_log=access_log))
-    s, g, scen = seafarers_big()
-    p = s.current_player
-    a = {"type": "roll", "player": p, "dice": [3, 5]} if s.phase == "roll" else {"type": "end_turn", "player": p}
-    rows.append(bench("seafarers 80+ tiles", s, g, scen, Action(a["type"], p, {"dice": (3, 5)} if "dice" in a else {}),
-                      a, access_log=access_log))
+    for label, (s, g, scen) in (("base mid-game", base_midgame()), ("seafarers 80+ tiles", seafarers_big())):
+        a = next_action(s)
+        params = {k: tuple(v) if isinstance(v, list) else v for k, v in a.items() if k not in ("type", "player")}
+        rows.append(bench(label, s, g, scen, Action(a["type"], a["player"], params), a, access_log=access_log))
     for r in rows:
         print(json.dumps(r))
         eng = r["engine_us"] + r["derive_us"]

@@ -15,8 +15,9 @@ timed on:
   position; its ``apply_action`` also regenerates the next position's playable actions).
 - **legal**: every legal action of the player to act. Ours: ``legal.legal_actions``. Catanatron:
   ``generate_playable_actions``.
-- **longest road**: every player's longest road. Ours: ``routes.longest_route`` per player (with a witness
-  path). Catanatron: ``Board.continuous_roads_by_player`` per colour (the paths of each component).
+- **longest road**: every player's longest road. Ours: ``derive.route_lengths`` (``routes.longest_route``
+  per player, with a witness path). Catanatron: ``Board.continuous_roads_by_player`` per colour (the paths
+  of each component).
 - **derive**: what a verdict reports about a position. Ours: ``derive.derive`` (VP by source, routes
   with witness paths, awards, winner). Catanatron: longest roads of every colour + actual VP of every
   colour (catanatron keeps VP as running counters; there is no more to compute).
@@ -24,6 +25,12 @@ timed on:
 Each sample is timed (CPU time) over enough repetitions for ~3 ms, per-call mean; the figure is the median over
 samples (microseconds). Ratio = catanatron / ours (above 1: ours is faster). Catanatron runs in
 ``bench/.venv-race`` (made on first use, never a project dependency) as a subprocess that prints JSON.
+
+Ours memoises route results per board (``routes.longest_route``: a process judging one move after another
+finds most networks unchanged). Apply, longest road and derive are therefore timed twice: **cold**, the
+memo cleared before every call (every route searched), and **warm**, the memo as the repetitions leave it
+(the same position judged again: every route found). Both figures and both ratios are printed; a target
+counts as met only on the cold ratio.
 """
 from __future__ import annotations
 
@@ -43,6 +50,8 @@ sys.path.insert(0, str(HERE.parent))
 from bench.timing import RACE_PY, ensure_race_env  # noqa: E402
 
 TARGETS = {"apply": 5.0, "derive": 5.0, "longest_road": 5.0, "legal": 2.0}
+#: Measures timed cold and warm on our side (see the module docstring).
+MEMO_MEASURES = ("apply", "longest_road", "derive")
 SEEDS = (1, 2, 3)
 
 
@@ -65,6 +74,8 @@ def summarise(rows: list[dict]) -> dict:
     out: dict = {"samples": len(rows)}
     for m in ("apply", "legal", "longest_road", "derive"):
         out[m] = statistics.median(r[m] for r in rows)
+        if m + "_warm" in rows[0]:
+            out[m + "_warm"] = statistics.median(r[m + "_warm"] for r in rows)
     by_type = defaultdict(list)
     by_phase = defaultdict(list)
     for r in rows:
@@ -81,12 +92,12 @@ def summarise(rows: list[dict]) -> dict:
 
 def ours(skip_turns: int, samples: int) -> dict:
     sys.path.insert(0, str(HERE.parent))
-    from service.engine.derive import derive
+    from service.engine.derive import derive, route_lengths
     from service.engine.legal import legal_actions, random_action
     from service.engine.mapgraph import MapGraph
     from service.engine.referee import adjudicate
     from service.engine.rng import Rng
-    from service.engine.routes import longest_route
+    from service.engine.routes import clear_memo
     from service.engine.scenarios import get_scenario
 
     scen = get_scenario("base")
@@ -101,15 +112,16 @@ def ours(skip_turns: int, samples: int) -> dict:
             action = random_action(la, rng)
             if state.turn >= skip_turns and state.phase != "setup":
                 st, a = state, action
-                pl = range(st.num_players)
-                rows.append({
-                    "type": a.type, "phase": "main" if st.phase == "main" else st.phase,
-                    "apply": per_call_us(lambda: adjudicate(st, a, graph, scen, with_derived=False)),
-                    "legal": per_call_us(lambda: legal_actions(st, graph, scen)),
-                    "longest_road": per_call_us(lambda: [longest_route(st, graph, p) for p in pl]),
-                    "derive": per_call_us(lambda: derive(st, graph, scen)),
-                    "roads": len(st.roads) / st.num_players, "n_legal": la.count,
-                })
+                timed = {"apply": lambda: adjudicate(st, a, graph, scen, with_derived=False),
+                         "longest_road": lambda: route_lengths(st, graph, scen),
+                         "derive": lambda: derive(st, graph, scen)}
+                row = {"type": a.type, "phase": "main" if st.phase == "main" else st.phase,
+                       "legal": per_call_us(lambda: legal_actions(st, graph, scen)),
+                       "roads": len(st.roads) / st.num_players, "n_legal": la.count}
+                for m, fn in timed.items():
+                    row[m] = per_call_us(lambda fn=fn: (clear_memo(graph), fn()))       # cold
+                    row[m + "_warm"] = per_call_us(fn)
+                rows.append(row)
                 taken += 1
             v = adjudicate(state, action, graph, scen, with_derived=False)
             assert v.legal, (action, v.violations)
@@ -209,9 +221,14 @@ def main() -> None:
         ratio = theirs[m] / mine[m]
         hit = ratio >= TARGETS[m]
         ok &= hit
-        print(f"{m:32s} {mine[m]:10.1f} {theirs[m]:11.1f} {ratio:7.1f}x {TARGETS[m]:5.0f}x {'ok' if hit else 'MISSED'}")
+        label = f"{m} (cold: route memo cleared)" if m in MEMO_MEASURES else m
+        print(f"{label:32s} {mine[m]:10.1f} {theirs[m]:11.1f} {ratio:7.1f}x {TARGETS[m]:5.0f}x {'ok' if hit else 'MISSED'}")
+        if m in MEMO_MEASURES:
+            w = mine[m + "_warm"]
+            print(f"{'  ' + m + ' (warm: routes memoised)':32s} {w:10.1f} {theirs[m]:11.1f} {theirs[m] / w:7.1f}x")
+    print("  (targets are judged on the cold ratios)")
     print(f"  (catanatron State.copy() alone: {theirs['copy_only']:.1f} us of its apply)")
-    print("apply by action type (median us, samples): ours | catanatron")
+    print("apply by action type (median us, samples): ours cold | catanatron")
     for t in sorted(set(mine["apply_by_type"]) | set(theirs["apply_by_type"])):
         a, b = mine["apply_by_type"].get(t), theirs["apply_by_type"].get(t)
         fa = f"{a[0]:9.1f} ({a[1]:3d})" if a else " " * 15

@@ -187,3 +187,15 @@ def test_gold_lists_sailing_loading_ship_sites_prices_and_gold_trades(client):
             assert client.post("/v1/adjudicate", json={"state": st, "action": a}).get_json()["legal"], a
     for spec in out["ranges"]["gold_trade"]:
         assert client.post("/v1/adjudicate", json={"state": st, "action": spec["example"]}).get_json()["legal"]
+
+
+def test_gold_road_building_lists_ships_at_home_too(client):
+    """GOLD-019: Road Building places roads or mobile ships (a ship at a front-coast home, GOLD-021)."""
+    from .test_gold_rules import HOME, harbour_position
+    st = harbour_position(settlements=[(1, [4, 3, "S"])], cities=[(0, HOME)])
+    st["players"][0]["dev_cards"] = {"road_building": 1}
+    out = post(client, st)
+    kinds = {tuple(p["kind"] for p in a["pieces"]) for a in out["actions"]["play_road_building"]}
+    assert kinds == {("road", "road"), ("road", "ship"), ("ship", "road"), ("ship", "ship")}
+    for a in out["actions"]["play_road_building"][::7]:
+        assert client.post("/v1/adjudicate", json={"state": st, "action": a}).get_json()["legal"], a

@@ -5,6 +5,7 @@ whatever the pieces and hands leave); values a client gives are checked, never c
 """
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
@@ -140,19 +141,26 @@ def _pieces(items, key):
     return [{"player": p, key: [q, r, c]} for r, q, c, p in sorted([(c[1], c[0], c[2], p) for c, p in items])]
 
 
-def dump_state(s: State) -> dict[str, Any]:
-    """The canonical JSON of a state (re-postable: ``build_state`` of it gives the same state)."""
+def dump_board(s: State) -> dict[str, Any]:
+    """The ``board`` of :func:`dump_state`."""
+    return {
+        # north to south, west to east: (r, q) pairs are unique, so the tiles themselves are never compared
+        "hexes": [{"q": q, "r": r, "terrain": t.terrain, "number": t.number}
+                  for r, q, t in sorted([(h[1], h[0], t) for h, t in s.hexes.items()])],
+        "harbors": [{"edge": [q, r, c], "kind": k}
+                    for r, q, c, k in sorted([(e[1], e[0], e[2], k) for e, k in s.harbors.items()])],
+    }
+
+
+def dump_state(s: State, board: Any = None) -> dict[str, Any]:
+    """The canonical JSON of a state (re-postable: ``build_state`` of it gives the same state).
+
+    ``board``, when given, stands in place of the board (see :func:`board_text`)."""
     return {
         "schema_version": SCHEMA_VERSION,
         "scenario": s.scenario,
         "options": dict(s.options),
-        "board": {
-            # north to south, west to east: (r, q) pairs are unique, so the tiles themselves are never compared
-            "hexes": [{"q": q, "r": r, "terrain": t.terrain, "number": t.number}
-                      for r, q, t in sorted([(h[1], h[0], t) for h, t in s.hexes.items()])],
-            "harbors": [{"edge": [q, r, c], "kind": k}
-                        for r, q, c, k in sorted([(e[1], e[0], e[2], k) for e, k in s.harbors.items()])],
-        },
+        "board": dump_board(s) if board is None else board,
         "players": [{
             "resources": dict(p.resources), "dev_cards": dict(p.dev_cards), "dev_cards_new": dict(p.dev_cards_new),
             "dev_cards_played": dict(p.dev_cards_played), "supply": dict(p.supply), "svp": p.svp, "gold": p.gold,
@@ -185,3 +193,22 @@ def dump_state(s: State) -> dict[str, Any]:
         "svp_attached": [{"node": list(n), "count": c} for n, c in sorted(s.svp_attached.items())],
         "scenario_state": s.scenario_state,
     }
+
+
+# The board is most of a state's text and rarely changes from one request to the next: its JSON text is
+# kept, keyed by the hexes and harbours themselves (tiles are immutable), for the answers to splice in.
+_BOARD_TEXT: dict[tuple, str] = {}
+BOARD_TEXTS = 256
+ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode   # answers are trees, never cyclic
+
+
+def board_text(s: State) -> str:
+    """``json.dumps(dump_board(s), separators=(",", ":"))``, kept between calls."""
+    key = (tuple(s.hexes.items()), tuple(s.harbors.items()))
+    text = _BOARD_TEXT.get(key)
+    if text is None:
+        text = ENCODE(dump_board(s))
+        if len(_BOARD_TEXT) >= BOARD_TEXTS:
+            _BOARD_TEXT.clear()
+        _BOARD_TEXT[key] = text
+    return text

@@ -4,6 +4,7 @@ Each step is its own function so benchmarks can time them apart.
 """
 from __future__ import annotations
 
+import json
 from typing import Any, Optional
 
 from marshmallow import ValidationError
@@ -15,7 +16,7 @@ from ..engine.mapgraph import MapGraph
 from ..engine.referee import UnsupportedAction, Verdict, adjudicate
 from ..engine.scenarios import get_scenario
 from ..engine.state import State
-from .codec import Inconsistent, build_state, dump_state
+from .codec import ENCODE, Inconsistent, board_text, build_state, dump_board, dump_state
 from .errors import Problem
 from .fastload import compile_schema, load_or_schema
 from .schemas import StateSchema, load_action, pointerize
@@ -89,11 +90,32 @@ def judge(state: State, action: Optional[Action], graph: MapGraph) -> Verdict:
         raise invalid([{"pointer": "/action/type", "detail": str(e)}]) from None
 
 
-def verdict_json(v: Verdict) -> dict[str, Any]:
+def verdict_json(v: Verdict, board: Any = None) -> dict[str, Any]:
     return {
         "legal": v.legal,
         "violations": [{"rule": x.rule, "message": x.message, "path": x.path} for x in v.violations],
-        "state": dump_state(v.state) if v.state is not None else None,
+        "state": dump_state(v.state, board) if v.state is not None else None,
         "events": v.events,
         "derived": v.derived,
     }
+
+
+_BOARD_MARK = "\x00board\x00"
+_MARK_TEXT = json.dumps(_BOARD_MARK)
+
+
+def verdict_text(v: Verdict, extra: Optional[dict[str, Any]] = None) -> str:
+    """The JSON text of ``verdict_json(v)`` (and ``extra``'s keys after it), without spaces.
+
+    The state's board is spliced in as text kept between calls (:func:`codec.board_text`) where a marker
+    stands for it; should a string of the request spell the marker too, the board is encoded in place."""
+    out = verdict_json(v, _BOARD_MARK)
+    if extra:
+        out.update(extra)
+    text = ENCODE(out)
+    if v.state is None:
+        return text
+    if text.count(_MARK_TEXT) == 1:
+        return text.replace(_MARK_TEXT, board_text(v.state), 1)
+    out["state"]["board"] = dump_board(v.state)
+    return ENCODE(out)

@@ -1,7 +1,6 @@
 """Thin views: read the body, call the service path, answer JSON."""
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request
@@ -11,21 +10,21 @@ from ..engine.scenarios import SCENARIOS, get_scenario
 from ..engine.scenarios.components import check_components
 from .app import ROOT
 from .body import read_json
-from .codec import dump_state
+from .codec import ENCODE, dump_state
 from .errors import Problem
 from .fields import BoundedDict
 from .schemas import StrictInt, pointerize
-from .service import invalid, judge, parse_action, parse_state, verdict_json
+from .service import invalid, judge, parse_action, parse_state, verdict_text
 
 blp = Blueprint("v1", __name__)
 
 
-# Answers are fresh trees of JSON values (never cyclic), so the encoder skips its cycle bookkeeping.
-_ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
-
-
 def ok(body: Any, status: int = 200) -> Response:
-    return Response(_ENCODE(body), status=status, mimetype="application/json")
+    return ok_text(ENCODE(body), status)
+
+
+def ok_text(text: str, status: int = 200) -> Response:
+    return Response(text, status=status, mimetype="application/json")
 
 
 def body() -> Any:
@@ -70,11 +69,11 @@ def adjudicate_view():
     state, graph = parse_state(data["state"], cache)
     action = None if data.get("action") is None else parse_action(data["action"], state)
     verdict = judge(state, action, graph)
-    out = verdict_json(verdict)
+    extra = None
     if explaining:   # the reasoning of every derived value
         from ..engine.explain import explain
-        out["explanations"] = explain(verdict.state if verdict.legal else state, graph, get_scenario(state.scenario))
-    return ok(out)
+        extra = {"explanations": explain(verdict.state if verdict.legal else state, graph, get_scenario(state.scenario))}
+    return ok_text(verdict_text(verdict, extra))
 
 
 @blp.post("/v1/derive")

@@ -8,29 +8,49 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from .lanes import closed_ships
 from .mapgraph import MapGraph
-from .routes import longest_route, update_route_award
+from .routes import building_key, longest_route, update_route_award
 from .state import State
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scenarios.base import Scenario
 
+_DEFAULT_ROUTE_PIECES = None        # Scenario.route_pieces (looked up on first use: scenarios import us)
+
 
 def route_lengths(state: State, graph: MapGraph, scenario: "Scenario") -> dict[int, tuple[int, list]]:
     """Per player: (length, witness edges) of the longest road / trade route (BASE-LR-1, SEA-021)."""
-    return {p: longest_route(state, graph, p, scenario.route_pieces(state, p)) for p in range(state.num_players)}
+    global _DEFAULT_ROUTE_PIECES
+    if _DEFAULT_ROUTE_PIECES is None:
+        from .scenarios.base import Scenario as _Scenario
+        _DEFAULT_ROUTE_PIECES = _Scenario.route_pieces
+    bkey = building_key(state)
+    n = state.num_players
+    if type(scenario).route_pieces is _DEFAULT_ROUTE_PIECES:
+        # The default hook (roads, then ships with Seafarers, each in board order), for every player in
+        # one pass over the pieces.
+        by: list[list] = [[] for _ in range(n)]
+        players = range(n)
+        for e, p in state.roads.items():
+            if p in players:
+                by[p].append((e, "road"))
+        if scenario.ships:
+            for e, p in state.ships.items():
+                if p in players:
+                    by[p].append((e, "ship"))
+        return {p: longest_route(state, graph, p, by[p], bkey) for p in range(n)}
+    return {p: longest_route(state, graph, p, scenario.route_pieces(state, p), bkey) for p in range(n)}
 
 
 def largest_army(state: State, holder: Optional[int]) -> Optional[int]:
     """BASE-LA-1: the first to 3 played knights; BASE-LA-2: taken only by strictly more.
 
     Only played knights count (``dev_cards_played``), never knights in hand (BASE-LA-2)."""
-    counts = [p.knights_played for p in state.players]
+    counts = [p.dev_cards_played.get("knight", 0) for p in state.players]
     best = max(counts, default=0)
     if holder is not None and counts[holder] >= best:
         return holder                                   # BASE-LA-2: a tie keeps it with the holder
-    leaders = [i for i, n in enumerate(counts) if n == best]
-    if best >= 3 and len(leaders) == 1:
-        return leaders[0]                               # BASE-LA-1 (first to 3) / BASE-LA-2 (strictly more)
+    if best >= 3 and counts.count(best) == 1:
+        return counts.index(best)                       # BASE-LA-1 (first to 3) / BASE-LA-2 (strictly more)
     # BASE-LA-3: played knights are never lost, so the card is never taken away or set aside: it only
     # changes hands by being exceeded.
     return holder
@@ -38,23 +58,48 @@ def largest_army(state: State, holder: Optional[int]) -> Optional[int]:
 
 def victory_points(state: State, scenario: "Scenario", player: int) -> dict[str, int]:
     """VP by source (BASE-VP-1..3 table, SEA-019 special tokens, scenario extras) and the total."""
-    p = state.players[player]
-    out = {"settlements": 0, "cities": 0}
+    settlements = cities = 0
     for owner, kind in state.buildings.values():
         if owner == player:
             if kind == "city":
-                out["cities"] += 2
+                cities += 2
             else:
-                out["settlements"] += 1
+                settlements += 1
+    return _vp(state, scenario, player, settlements, cities)
+
+
+def all_victory_points(state: State, scenario: "Scenario") -> dict[str, dict[str, int]]:
+    """:func:`victory_points` of every player (keyed by the player as a string), buildings counted once."""
+    n = state.num_players
+    settlements = [0] * n
+    cities = [0] * n
+    players = range(n)
+    for owner, kind in state.buildings.values():
+        if owner in players:
+            if kind == "city":
+                cities[owner] += 2
+            else:
+                settlements[owner] += 1
+    return {str(p): _vp(state, scenario, p, settlements[p], cities[p]) for p in players}
+
+
+def _vp(state: State, scenario: "Scenario", player: int, settlements: int, cities: int) -> dict[str, int]:
+    p = state.players[player]
     # BASE-COMP-4: one Longest Road and one Largest Army card (a single holder each), 2 VP each.
-    out["longest_road"] = 2 if state.longest_road_holder == player else 0
-    out["largest_army"] = 2 if state.largest_army_holder == player else 0
     # BASE-DEV-9: VP cards count while held, never "played", including one bought this turn.
-    out["victory_point_cards"] = p.dev_cards.get("victory_point", 0) + p.dev_cards_new.get("victory_point", 0)
-    out["special"] = p.svp
-    for k, v in scenario.vp_extra(state, player).items():
-        out[k] = out.get(k, 0) + v
-    out["total"] = sum(out.values())
+    out = {"settlements": settlements, "cities": cities,
+           "longest_road": 2 if state.longest_road_holder == player else 0,
+           "largest_army": 2 if state.largest_army_holder == player else 0,
+           "victory_point_cards": p.dev_cards.get("victory_point", 0) + p.dev_cards_new.get("victory_point", 0),
+           "special": p.svp}
+    extra = scenario.vp_extra(state, player)
+    if extra:
+        for k, v in extra.items():
+            out[k] = out.get(k, 0) + v
+        out["total"] = sum(out.values())
+    else:
+        out["total"] = (settlements + cities + out["longest_road"] + out["largest_army"]
+                        + out["victory_point_cards"] + p.svp)
     return out
 
 
@@ -62,13 +107,12 @@ def derive(state: State, graph: MapGraph, scenario: "Scenario",
            routes: Optional[dict[int, tuple[int, list]]] = None) -> dict[str, Any]:
     if routes is None:
         routes = route_lengths(state, graph, scenario)
-    vp = {str(p): victory_points(state, scenario, p) for p in range(state.num_players)}
     out: dict[str, Any] = {
-        "victory_points": vp,
+        "victory_points": all_victory_points(state, scenario),
         "longest_road": {str(p): {"length": n, "path": [list(e) for e in path]} for p, (n, path) in routes.items()},
         "longest_road_holder": state.longest_road_holder,
         "largest_army": {"holder": state.largest_army_holder,
-                         "knights": {str(i): p.knights_played for i, p in enumerate(state.players)}},
+                         "knights": {str(i): p.dev_cards_played.get("knight", 0) for i, p in enumerate(state.players)}},
         "winner": state.winner,
         "phase": state.phase,
         "current_player": state.current_player,

@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
+from .actions.gold import BUY_RATE, SELL_RATE
 from .actions.seafarers import next_gold_chooser
 from .actions.dev import may_play
 from .bank import COSTS, cannot_pay
@@ -324,18 +325,19 @@ def _range_specs(type_: str, state: State, graph: MapGraph, scen: "Scenario", p:
         # GOLD-016: 2 gold buy 1 card (several at once, any mix the bank holds); GOLD-018: any 3 cards of
         # the hand buy 1 gold (a multiple of 3 at once). Never both directions in one trade.
         gold = state.players[p].gold
-        k = gold // 2
+        k = gold // SELL_RATE
         bank = {r: min(state.bank.get(r, 0), k) for r in RESOURCES}
         if k and sum(bank.values()):
-            yield ({"direction": "buy", "rate": 2, "give": {"at_most": {"gold": 2 * k}},
+            yield ({"direction": "buy", "rate": SELL_RATE, "give": {"at_most": {"gold": SELL_RATE * k}},
                     "get": {"at_least": 1, "total_at_most": k, "at_most": bank}},
-                   Action(type_, p, {"give": {"gold": 2}, "get": {next(r for r in RESOURCES if bank[r]): 1}}))
-        m = sum(hand.values()) // 3
+                   Action(type_, p, {"give": {"gold": SELL_RATE},
+                                     "get": {next(r for r in RESOURCES if bank[r]): 1}}))
+        m = sum(hand.values()) // BUY_RATE
         if m:
-            yield ({"direction": "sell", "rate": 3, "get": {"at_most": {"gold": m}},
-                    "give": {"at_least": 3, "total_at_most": 3 * m, "multiple_of": 3,
-                             "at_most": {r: min(hand.get(r, 0), 3 * m) for r in RESOURCES}}},
-                   Action(type_, p, {"give": _greedy(3, hand), "get": {"gold": 1}}))
+            yield ({"direction": "sell", "rate": BUY_RATE, "get": {"at_most": {"gold": m}},
+                    "give": {"at_least": BUY_RATE, "total_at_most": BUY_RATE * m, "multiple_of": BUY_RATE,
+                             "at_most": {r: min(hand.get(r, 0), BUY_RATE * m) for r in RESOURCES}}},
+                   Action(type_, p, {"give": _greedy(BUY_RATE, hand), "get": {"gold": 1}}))
 
 
 def range_admits(type_: str, spec: dict[str, Any], action: Action) -> bool:

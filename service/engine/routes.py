@@ -13,6 +13,11 @@ from .mapgraph import MapGraph
 from .state import State
 
 
+#: Bound of each board's route memo (entries, one per player network and building layout; the oldest
+#: entry goes first).
+MEMO_SIZE = 4096
+
+
 def player_route_pieces(state: State, player: int, include_ships: bool = True) -> list[tuple[tuple, str]]:
     """The pieces that count for ``player``'s route: ``[(edge, "road" | "ship")]``."""
     out = [(e, "road") for e, p in state.roads.items() if p == player]
@@ -21,8 +26,31 @@ def player_route_pieces(state: State, player: int, include_ships: bool = True) -
     return out
 
 
+def building_key(state: State) -> frozenset:
+    """What a route result depends on among the buildings: who owns which intersection (a city counts as
+    its settlement did). Computed once per position and shared by every player's lookup; equal keys are
+    one object (interned), so comparing them in the memo is an identity check."""
+    key = frozenset([(n, b[0]) for n, b in state.buildings.items()])
+    same = _BUILDING_KEYS.get(key)
+    if same is not None:
+        return same
+    _bounded_put(_BUILDING_KEYS, key, key)
+    return key
+
+
+_BUILDING_KEYS: dict[frozenset, frozenset] = {}
+
+
+def clear_memo(graph: Optional[MapGraph] = None) -> None:
+    """Forget the memoised routes of ``graph`` and the interned building keys (benchmarks' cold figures)."""
+    if graph is not None:
+        graph.route_memo.clear()
+    _BUILDING_KEYS.clear()
+
+
 def longest_route(state: State, graph: MapGraph, player: int,
-                  pieces: Optional[Iterable[tuple[tuple, str]]] = None) -> tuple[int, list[tuple]]:
+                  pieces: Optional[Iterable[tuple[tuple, str]]] = None,
+                  bkey: Optional[frozenset] = None) -> tuple[int, list[tuple]]:
     """Length and one witness trail (ordered edges) of ``player``'s longest road / trade route.
 
     SEA-021: roads and ships both count (open and closed lanes alike); SEA-022: a road and a ship
@@ -40,84 +68,208 @@ def longest_route(state: State, graph: MapGraph, player: int,
     (else it could be extended), so a part with 0 or 2 of them is covered whole by an Euler trail;
     otherwise chains of degree-2 nodes are contracted to weighted links and an exhaustive trail search
     (bitmask of used links) runs from the odd nodes only, stopping as soon as a trail uses every piece.
+
+    Results are memoised per board (``graph.route_memo``, bounded, oldest out first) under exactly what
+    they depend on: the player, their pieces in order (the order decides which of several longest trails
+    is the witness) and who owns which intersection (``bkey``, :func:`building_key`). Most actions leave
+    most networks as they were, so a position judged after the one before it finds them there.
     """
     if pieces is None:
         pieces = player_route_pieces(state, player)
-    edge_index, edge_node_ids, gnodes = graph.edge_index, graph.edge_node_ids, graph.nodes
-    buildings = state.buildings
-    eids: list[int] = []
-    for e, k in pieces:
-        eid = edge_index.get(e)
-        if eid is not None:
-            eids.append(eid if k == "road" else ~eid)    # ~eid marks a ship
-    m = len(eids)
-    if m == 0:
+    elif not isinstance(pieces, list):
+        pieces = list(pieces)
+    if not pieces:
         return 0, []
+    if bkey is None:
+        bkey = building_key(state)
+    key = (player, tuple(pieces), bkey)
+    memo = graph.route_memo
+    hit = memo.get(key)
+    if hit is not None:
+        return hit[0], list(hit[1])
+    n, path = _longest_route(state.buildings, graph, player, pieces)
+    _bounded_put(memo, key, (n, tuple(path)))
+    return n, path
+
+
+def _bounded_put(d: dict, key, value) -> None:
+    """``d[key] = value``, dropping the oldest entry first when ``d`` is full. Safe under threads: another
+    request dropping the same entry at once is harmless."""
+    if len(d) >= MEMO_SIZE:
+        try:
+            del d[next(iter(d))]
+        except (KeyError, RuntimeError, StopIteration):
+            pass
+    d[key] = value
+
+
+def _longest_route(buildings: dict, graph: MapGraph, player: int,
+                   pieces: list[tuple[tuple, str]]) -> tuple[int, list[tuple]]:
+    edge_index, edge_node_ids, gnodes = graph.edge_index, graph.edge_node_ids, graph.nodes
     # -- fold the connection rules into split nodes --------------------------------------------------
-    key_of: dict[tuple, int] = {}
+    # Node keys are ints: 2*nid (+1 for a ship end) where no building stands; 2*nid at an own building
+    # (roads and ships meet); an opponent's building gives every piece its own dead end (no key).
+    eids: list[int] = []
+    key_of: dict[int, int] = {}
     ends: list[tuple[int, int]] = []
     adj: list[list[int]] = []
-    for i, x in enumerate(eids):
-        ship = x < 0
-        eid = ~x if ship else x
-        pair = []
-        for nid in edge_node_ids[eid]:
-            b = buildings.get(gnodes[nid])
-            if b is None:
-                key = (nid, ship)                 # SEA-022: no building, roads and ships stay apart
-            elif b[0] == player:
-                key = (nid, None)                 # own building: the junction
+    get_b = buildings.get
+    branched = False
+    for e, kind in pieces:
+        eid = edge_index.get(e)
+        if eid is None:
+            continue
+        i = len(eids)
+        eids.append(eid)
+        ship = kind != "road"
+        a, b = edge_node_ids[eid]
+        bd = get_b(gnodes[a])
+        if bd is None or bd[0] == player:
+            k = a + a + ship if bd is None else a + a
+            va = key_of.get(k)
+            if va is None:
+                va = key_of[k] = len(adj)
+                adj.append([i])
             else:
-                key = (nid, i)                    # BASE-LR-2: a dead end for this piece only
-            v = key_of.get(key)
-            if v is None:
-                v = key_of[key] = len(adj)
-                adj.append([])
-            adj[v].append(i)
-            pair.append(v)
-        ends.append((pair[0], pair[1]))
-    # -- connected parts ------------------------------------------------------------------------------
+                lst = adj[va]
+                lst.append(i)
+                if len(lst) > 2:
+                    branched = True
+        else:                                             # BASE-LR-2: a dead end for this piece only
+            va = len(adj)
+            adj.append([i])
+        bd = get_b(gnodes[b])
+        if bd is None or bd[0] == player:
+            k = b + b + ship if bd is None else b + b
+            vb = key_of.get(k)
+            if vb is None:
+                vb = key_of[k] = len(adj)
+                adj.append([i])
+            else:
+                lst = adj[vb]
+                lst.append(i)
+                if len(lst) > 2:
+                    branched = True
+        else:
+            vb = len(adj)
+            adj.append([i])
+        ends.append((va, vb))
+    m = len(eids)
+    if m <= 1:
+        return (0, []) if m == 0 else (1, [graph.edges[eids[0]]])
+    if not branched:
+        gedges = graph.edges
+        return _longest_unbranched(adj, ends, len(adj), eids, gedges)
+    # -- connected parts (nodes in discovery order), largest first -------------------------------------
     n = len(adj)
     part = [-1] * n
-    parts: list[tuple[list[int], list[int]]] = []      # (nodes, pieces)
+    parts: list[list[int]] = []
     for v0 in range(n):
         if part[v0] >= 0:
             continue
         pid = len(parts)
         part[v0] = pid
-        stack, nodes_, seen_e = [v0], [v0], set()
+        stack, nodes_ = [v0], [v0]
         while stack:
             v = stack.pop()
             for i in adj[v]:
-                seen_e.add(i)
                 a, b = ends[i]
                 w = b if a == v else a
                 if part[w] < 0:
                     part[w] = pid
                     nodes_.append(w)
                     stack.append(w)
-        parts.append((nodes_, sorted(seen_e)))
-    parts.sort(key=lambda p: -len(p[1]))
+        parts.append(nodes_)
+    if len(parts) == 1:
+        sized = [(m, parts[0])]
+    else:
+        count = [0] * len(parts)
+        for a, _ in ends:
+            count[part[a]] += 1
+        sized = sorted(zip(count, parts), key=lambda cp: -cp[0])
     best_len, best_path = 0, []
-    for nodes_, pcs in parts:
-        if len(pcs) <= best_len:
+    for size, nodes_ in sized:
+        if size <= best_len:
             break
-        odd = [v for v in nodes_ if len(adj[v]) % 2]
+        odd = [v for v in nodes_ if len(adj[v]) & 1]
         if len(odd) <= 2:
-            path = _euler_trail(adj, ends, odd[0] if odd else nodes_[0], len(pcs))
+            path = _euler_trail(adj, ends, odd[0] if odd else nodes_[0], size, branched)
         else:
-            path = _search(adj, ends, nodes_, odd, len(pcs), best_len)
+            path = _search(adj, ends, nodes_, odd, size, best_len)
         if len(path) > best_len:
             best_len, best_path = len(path), path
-    return best_len, [graph.edges[~eids[i] if eids[i] < 0 else eids[i]] for i in best_path]
+    gedges = graph.edges
+    return best_len, [gedges[eids[i]] for i in best_path]
 
 
-def _euler_trail(adj: list[list[int]], ends: list[tuple[int, int]], start: int, size: int) -> list[int]:
+def _longest_unbranched(adj: list[list[int]], ends: list[tuple[int, int]], n: int, eids: list[int],
+                        gedges: list) -> tuple[int, list[tuple]]:
+    """No node of degree 3: every part is a simple path or cycle, covered whole. The longest part (the
+    first found of equal ones), walked from where the general case's Euler trail starts, so the witness
+    is the same: a path's end if the part is found there; else from the first node found, the end beyond
+    its first piece if that piece is the whole side, otherwise the end beyond its second piece; a cycle
+    from its first node along its first piece."""
+    seen = [False] * n
+    best: list[int] = []
+    for v0 in range(n):
+        if seen[v0]:
+            continue
+        seen[v0] = True
+        first = adj[v0]
+        p1, v, via = [], v0, first[0]
+        while True:
+            p1.append(via)
+            a, b = ends[via]
+            v = b if a == v else a
+            seen[v] = True
+            if v == v0:
+                break                                     # round a cycle
+            nxt = adj[v]
+            if len(nxt) == 1:
+                break                                     # the end of a path
+            via = nxt[1] if nxt[0] == via else nxt[0]
+        if v == v0 or len(first) == 1:
+            path = p1
+        else:
+            p2, v, via = [], v0, first[1]
+            while True:
+                p2.append(via)
+                a, b = ends[via]
+                v = b if a == v else a
+                seen[v] = True
+                nxt = adj[v]
+                if len(nxt) == 1:
+                    break
+                via = nxt[1] if nxt[0] == via else nxt[0]
+            if len(p1) == 1:
+                path = p1 + p2
+            else:
+                p2.reverse()
+                path = p2 + p1
+        if len(path) > len(best):
+            best = path
+    return len(best), [gedges[eids[i]] for i in best]
+
+
+def _euler_trail(adj: list[list[int]], ends: list[tuple[int, int]], start: int, size: int,
+                 branched: bool = True) -> list[int]:
     """Hierholzer: a trail through every piece of a part with 0 or 2 odd nodes (``start`` odd if any)."""
+    if not branched:
+        # A simple path or cycle: the walk from ``start`` (what Hierholzer gives there).
+        out, v, via = [], start, -1
+        while len(out) < size:
+            for i in adj[v]:
+                if i != via:
+                    break
+            out.append(i)
+            a, b = ends[i]
+            v = b if a == v else a
+            via = i
+        return out
     used: set[int] = set()
     pos = {}
     stack: list[tuple[int, int]] = [(start, -1)]
-    out: list[int] = []
+    out = []
     while stack:
         v, via = stack[-1]
         k = pos.get(v, 0)
