@@ -68,6 +68,23 @@ def victory_points(state: State, scenario: "Scenario", player: int) -> dict[str,
     return _vp(state, scenario, player, settlements, cities)
 
 
+def victory_point_total(state: State, scenario: "Scenario", player: int) -> int:
+    """``victory_points(state, scenario, player)["total"]`` without building the table."""
+    p = state.players[player]
+    total = p.dev_cards.get("victory_point", 0) + p.dev_cards_new.get("victory_point", 0) + p.svp
+    for owner, kind in state.buildings.values():
+        if owner == player:
+            total += 2 if kind == "city" else 1
+    if state.longest_road_holder == player:
+        total += 2
+    if state.largest_army_holder == player:
+        total += 2
+    extra = scenario.vp_extra(state, player)
+    if extra:
+        total += sum(extra.values())
+    return total
+
+
 def all_victory_points(state: State, scenario: "Scenario") -> dict[str, dict[str, int]]:
     """:func:`victory_points` of every player (keyed by the player as a string), buildings counted once."""
     n = state.num_players

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from .actions import WRONG_PHASE_RULE, Handler, load_all
 from .core import Action, Ctx, Violation
-from .derive import derive, update_awards, victory_points
+from .derive import derive, update_awards, victory_point_total
 from .mapgraph import MapGraph
 from .state import State
 
@@ -91,7 +91,7 @@ def decide_winner(ctx: Ctx, s: State) -> None:
         return
     winner = ctx.scenario.end_condition(s)
     if winner is None:
-        vp = victory_points(s, ctx.scenario, s.current_player)["total"]
+        vp = victory_point_total(s, ctx.scenario, s.current_player)
         if vp >= s.vp_target:
             winner = s.current_player
     if winner is not None:

@@ -36,8 +36,15 @@ class Player:
     gold: int = 0                             # gold coins, for scenarios that use them as currency
 
     def copy(self) -> "Player":
-        return Player(dict(self.resources), dict(self.dev_cards), dict(self.dev_cards_new),
-                      dict(self.dev_cards_played), dict(self.supply), self.svp, self.gold)
+        new = _new(Player)                  # field by field: cheaper than __init__ (see State.copy)
+        new.resources = self.resources.copy()
+        new.dev_cards = self.dev_cards.copy()
+        new.dev_cards_new = self.dev_cards_new.copy()
+        new.dev_cards_played = self.dev_cards_played.copy()
+        new.supply = self.supply.copy()
+        new.svp = self.svp
+        new.gold = self.gold
+        return new
 
     @property
     def knights_played(self) -> int:
@@ -66,7 +73,13 @@ class TurnFlags:
     built: bool = False               # something was built or bought this turn (BASE-VAR-STRICT-PHASES)
 
     def copy(self) -> "TurnFlags":
-        return TurnFlags(self.rolled, self.dev_card_played, self.ship_moved, list(self.ships_built), self.built)
+        new = _new(TurnFlags)
+        new.rolled = self.rolled
+        new.dev_card_played = self.dev_card_played
+        new.ship_moved = self.ship_moved
+        new.ships_built = list(self.ships_built)
+        new.built = self.built
+        return new
 
 
 @dataclass(slots=True)
@@ -159,6 +172,10 @@ _COPIED = ("scenario", "hexes", "harbors", "players", "buildings", "roads", "shi
            "pending_gold", "longest_road_holder", "largest_army_holder", "vp_target", "rng_seed", "rng_counter",
            "winner", "svp_attached", "options", "scenario_state", "schema_version")
 assert set(_COPIED) == {f.name for f in fields(State)}, "State.copy() must copy every field"
+assert {f.name for f in fields(Player)} == {"resources", "dev_cards", "dev_cards_new", "dev_cards_played", "supply",
+                                            "svp", "gold"}, "Player.copy() must copy every field"
+assert {f.name for f in fields(TurnFlags)} == {"rolled", "dev_card_played", "ship_moved", "ships_built",
+                                               "built"}, "TurnFlags.copy() must copy every field"
 
 
 def _deep(v: Any) -> Any:

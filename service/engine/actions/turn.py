@@ -49,27 +49,33 @@ def produce(ctx: Ctx, s: State, total: int) -> None:
     BASE-PROD-5: production is paid at once to every entitled player, the roller or not; the roll has no
     parameter to decline it, and nobody can refuse the cards."""
     g = ctx.graph
-    owed: dict[str, dict[int, int]] = {r: {} for r in RESOURCES}
+    gnodes, hex_node_ids, buildings, robber = g.nodes, g.hex_node_ids, s.buildings, s.robber
+    owed: dict[str, dict[int, int]] = {}                  # resource -> player -> cards
     gold: dict[int, int] = {}
     for h, tile in s.hexes.items():
-        if tile.number != total or h == s.robber:      # BASE-PROD-1, BASE-ROBBER-5
+        if tile.number != total or h == robber:            # BASE-PROD-1, BASE-ROBBER-5
             continue
-        res = RESOURCE_OF.get(tile.terrain)            # BASE-PROD-3: desert and sea never produce
-        for nid in g.hex_node_ids.get(h, ()):
-            b = s.buildings.get(g.nodes[nid])
+        res = RESOURCE_OF.get(tile.terrain)                # BASE-PROD-3: desert and sea never produce
+        for nid in hex_node_ids.get(h, ()):
+            b = buildings.get(gnodes[nid])
             if b is None:
                 continue
             n = 2 if b[1] == "city" else 1                 # BASE-PROD-2
             if res is not None:
-                owed[res][b[0]] = owed[res].get(b[0], 0) + n
+                per = owed.get(res)
+                if per is None:
+                    owed[res] = {b[0]: n}
+                else:
+                    per[b[0]] = per.get(b[0], 0) + n
             else:
                 picks = ctx.scenario.gold_entitlement(tile.terrain, b[1])
                 if picks:
                     gold[b[0]] = gold.get(b[0], 0) + picks
     strict = bool(s.options.get("BASE-VAR-BANK-STRICT"))
     got: dict[int, dict[str, int]] = {}
-    for res, per in owed.items():
-        if not per:
+    for res in RESOURCES:                                 # the bank pays resource by resource
+        per = owed.get(res)
+        if per is None:
             continue
         need = sum(per.values())
         have = s.bank.get(res, 0)

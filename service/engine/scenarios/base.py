@@ -38,6 +38,8 @@ BASE_ACTIONS = (
     "maritime_trade", "domestic_trade", "end_turn",
 )
 
+_BASE_ACTION_SET = frozenset(BASE_ACTIONS)
+
 
 #: The hook methods a scenario may override (the published list; ``definition()`` reports which it does).
 HOOKS = (
@@ -115,7 +117,7 @@ class Scenario:
 
     # -- hooks -------------------------------------------------------------------------------------
     def action_types(self) -> frozenset[str]:
-        return frozenset(BASE_ACTIONS)
+        return _BASE_ACTION_SET
 
     def handler(self, action_type: str):
         """A handler that replaces the engine's for ``action_type`` (e.g. GOLD's mobile ships), or None."""
