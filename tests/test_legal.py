@@ -199,3 +199,8 @@ def test_gold_road_building_lists_ships_at_home_too(client):
     assert kinds == {("road", "road"), ("road", "ship"), ("ship", "road"), ("ship", "ship")}
     for a in out["actions"]["play_road_building"][::7]:
         assert client.post("/v1/adjudicate", json={"state": st, "action": a}).get_json()["legal"], a
+    before_roll = harbour_position(settlements=[(1, [4, 3, "S"])], cities=[(0, HOME)], phase="roll")
+    before_roll["players"][0]["dev_cards"] = {"road_building": 1}
+    out = post(client, before_roll)                  # a development card may be played before the roll
+    kinds = {tuple(p["kind"] for p in a["pieces"]) for a in out["actions"]["play_road_building"]}
+    assert ("ship", "ship") in kinds and "build_ship" not in out["actions"]

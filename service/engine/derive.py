@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from .lanes import closed_ships
 from .mapgraph import MapGraph
-from .routes import building_key, longest_route, update_route_award
+from .routes import longest_route, piece_ids, route_context, route_of, update_route_award
 from .state import State
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -23,22 +23,28 @@ def route_lengths(state: State, graph: MapGraph, scenario: "Scenario") -> dict[i
     if _DEFAULT_ROUTE_PIECES is None:
         from .scenarios.base import Scenario as _Scenario
         _DEFAULT_ROUTE_PIECES = _Scenario.route_pieces
-    bkey = building_key(state)
+    owners, bkey = route_context(state, graph)
     n = state.num_players
+    players = range(n)
     if type(scenario).route_pieces is _DEFAULT_ROUTE_PIECES:
-        # The default hook (roads, then ships with Seafarers, each in board order), for every player in
-        # one pass over the pieces.
-        by: list[list] = [[] for _ in range(n)]
-        players = range(n)
+        # The default hook (roads, then ships with Seafarers, each in board order; see ``piece_ids``),
+        # for every player in one pass over the pieces.
+        edge_index = graph.edge_index
+        by: list[list[int]] = [[] for _ in players]
         for e, p in state.roads.items():
             if p in players:
-                by[p].append((e, "road"))
+                eid = edge_index.get(e)
+                if eid is not None:
+                    by[p].append(eid)
         if scenario.ships:
             for e, p in state.ships.items():
                 if p in players:
-                    by[p].append((e, "ship"))
-        return {p: longest_route(state, graph, p, by[p], bkey) for p in range(n)}
-    return {p: longest_route(state, graph, p, scenario.route_pieces(state, p), bkey) for p in range(n)}
+                    eid = edge_index.get(e)
+                    if eid is not None:
+                        by[p].append(~eid)
+    else:
+        by = [piece_ids(graph, scenario.route_pieces(state, p)) for p in players]
+    return {p: route_of(graph, p, by[p], owners, bkey) for p in players}
 
 
 def largest_army(state: State, holder: Optional[int]) -> Optional[int]:
@@ -97,7 +103,30 @@ def all_victory_points(state: State, scenario: "Scenario") -> dict[str, dict[str
                 cities[owner] += 2
             else:
                 settlements[owner] += 1
-    return {str(p): _vp(state, scenario, p, settlements[p], cities[p]) for p in players}
+    if type(scenario).vp_extra is not _default_vp_extra():
+        return {str(p): _vp(state, scenario, p, settlements[p], cities[p]) for p in players}
+    # No scenario extras: the same table, built inline.
+    lr, la = state.longest_road_holder, state.largest_army_holder
+    out = {}
+    for p, pl in enumerate(state.players):
+        s, c = settlements[p], cities[p]
+        r = 2 if lr == p else 0
+        a = 2 if la == p else 0
+        v = pl.dev_cards.get("victory_point", 0) + pl.dev_cards_new.get("victory_point", 0)
+        out[str(p)] = {"settlements": s, "cities": c, "longest_road": r, "largest_army": a,
+                       "victory_point_cards": v, "special": pl.svp, "total": s + c + r + a + v + pl.svp}
+    return out
+
+
+def _default_vp_extra():
+    global _DEFAULT_VP_EXTRA
+    if _DEFAULT_VP_EXTRA is None:
+        from .scenarios.base import Scenario as _Scenario
+        _DEFAULT_VP_EXTRA = _Scenario.vp_extra
+    return _DEFAULT_VP_EXTRA
+
+
+_DEFAULT_VP_EXTRA = None
 
 
 def _vp(state: State, scenario: "Scenario", player: int, settlements: int, cities: int) -> dict[str, int]:
@@ -126,7 +155,7 @@ def derive(state: State, graph: MapGraph, scenario: "Scenario",
         routes = route_lengths(state, graph, scenario)
     out: dict[str, Any] = {
         "victory_points": all_victory_points(state, scenario),
-        "longest_road": {str(p): {"length": n, "path": [list(e) for e in path]} for p, (n, path) in routes.items()},
+        "longest_road": {str(p): {"length": n, "path": list(map(list, path))} for p, (n, path) in routes.items()},
         "longest_road_holder": state.longest_road_holder,
         "largest_army": {"holder": state.largest_army_holder,
                          "knights": {str(i): p.dev_cards_played.get("knight", 0) for i, p in enumerate(state.players)}},

@@ -26,19 +26,36 @@ def player_route_pieces(state: State, player: int, include_ships: bool = True) -
     return out
 
 
-def building_key(state: State) -> frozenset:
-    """What a route result depends on among the buildings: who owns which intersection (a city counts as
-    its settlement did). Computed once per position and shared by every player's lookup; equal keys are
-    one object (interned), so comparing them in the memo is an identity check."""
-    key = frozenset([(n, b[0]) for n, b in state.buildings.items()])
+def route_context(state: State, graph: MapGraph) -> tuple[dict[int, int], frozenset]:
+    """What a route result depends on among the buildings, computed once per position and shared by every
+    player: the owner of each built intersection (by node id; a city counts as its settlement did) and
+    the same as a memo key, interned so that comparing equal keys is an identity check."""
+    node_index = graph.node_index
+    owners: dict[int, int] = {}
+    for n, b in state.buildings.items():
+        nid = node_index.get(n)
+        if nid is not None:
+            owners[nid] = b[0]
+    key = frozenset(owners.items())
     same = _BUILDING_KEYS.get(key)
     if same is not None:
-        return same
+        return owners, same
     _bounded_put(_BUILDING_KEYS, key, key)
-    return key
+    return owners, key
 
 
 _BUILDING_KEYS: dict[frozenset, frozenset] = {}
+
+
+def piece_ids(graph: MapGraph, pieces: Iterable[tuple[tuple, str]]) -> list[int]:
+    """Pieces as edge ids, a ship as ``~eid``, in their order; a piece off this board is left out."""
+    edge_index = graph.edge_index
+    out = []
+    for e, k in pieces:
+        eid = edge_index.get(e)
+        if eid is not None:
+            out.append(eid if k == "road" else ~eid)
+    return out
 
 
 def clear_memo(graph: Optional[MapGraph] = None) -> None:
@@ -50,12 +67,24 @@ def clear_memo(graph: Optional[MapGraph] = None) -> None:
 
 def longest_route(state: State, graph: MapGraph, player: int,
                   pieces: Optional[Iterable[tuple[tuple, str]]] = None,
-                  bkey: Optional[frozenset] = None) -> tuple[int, list[tuple]]:
+                  context: Optional[tuple[dict[int, int], frozenset]] = None) -> tuple[int, list[tuple]]:
     """Length and one witness trail (ordered edges) of ``player``'s longest road / trade route.
 
     SEA-021: roads and ships both count (open and closed lanes alike); SEA-022: a road and a ship
     continue each other only at the player's own settlement or city; BASE-LR-2: an opponent's building
-    breaks the line (R-030).
+    breaks the line (R-030). ``pieces`` default to :func:`player_route_pieces`; ``context`` is
+    :func:`route_context` of the position (computed here if not given).
+    """
+    if pieces is None:
+        pieces = player_route_pieces(state, player)
+    owners, bkey = route_context(state, graph) if context is None else context
+    return route_of(graph, player, piece_ids(graph, pieces), owners, bkey)
+
+
+def route_of(graph: MapGraph, player: int, eids: list[int], owners: dict[int, int],
+             bkey: frozenset) -> tuple[int, list[tuple]]:
+    """:func:`longest_route` of the pieces ``eids`` (:func:`piece_ids`) among the buildings ``owners``
+    (:func:`route_context`, ``bkey`` its key).
 
     The rules are folded into the graph so that what is left is the plain longest-trail problem:
 
@@ -71,23 +100,17 @@ def longest_route(state: State, graph: MapGraph, player: int,
 
     Results are memoised per board (``graph.route_memo``, bounded, oldest out first) under exactly what
     they depend on: the player, their pieces in order (the order decides which of several longest trails
-    is the witness) and who owns which intersection (``bkey``, :func:`building_key`). Most actions leave
-    most networks as they were, so a position judged after the one before it finds them there.
+    is the witness) and who owns which intersection. Most actions leave most networks as they were, so a
+    position judged after the one before it finds them there.
     """
-    if pieces is None:
-        pieces = player_route_pieces(state, player)
-    elif not isinstance(pieces, list):
-        pieces = list(pieces)
-    if not pieces:
+    if not eids:
         return 0, []
-    if bkey is None:
-        bkey = building_key(state)
-    key = (player, tuple(pieces), bkey)
+    key = (player, tuple(eids), bkey)
     memo = graph.route_memo
     hit = memo.get(key)
     if hit is not None:
         return hit[0], list(hit[1])
-    n, path = _longest_route(state.buildings, graph, player, pieces)
+    n, path = _longest_route(owners, graph, player, eids)
     _bounded_put(memo, key, (n, tuple(path)))
     return n, path
 
@@ -103,28 +126,138 @@ def _bounded_put(d: dict, key, value) -> None:
     d[key] = value
 
 
-def _longest_route(buildings: dict, graph: MapGraph, player: int,
-                   pieces: list[tuple[tuple, str]]) -> tuple[int, list[tuple]]:
-    edge_index, edge_node_ids, gnodes = graph.edge_index, graph.edge_node_ids, graph.nodes
+def _longest_route(owners: dict[int, int], graph: MapGraph, player: int,
+                   eids: list[int]) -> tuple[int, list[tuple]]:
+    """The search behind :func:`route_of` (not memoised).
+
+    First the common case, no junction of three pieces: the rules folded as in :func:`_longest_general`
+    into flat arrays (the first and second piece at each node), each part a path or cycle walked whole.
+    A third piece at a node hands over to the general search."""
+    edge_node_ids = graph.edge_node_ids
+    m = len(eids)
+    if m == 1:
+        return 1, [graph.edges[~eids[0] if eids[0] < 0 else eids[0]]]
+    key_of: dict[int, int] = {}
+    first: list[int] = []          # per node: its first piece
+    second: list[int] = []         # per node: its second piece, -1 for an end
+    end_a: list[int] = []          # per piece: its two nodes
+    end_b: list[int] = []
+    get_b = owners.get
+    for i in range(m):
+        x = eids[i]
+        if x < 0:
+            ship = 1
+            a, b = edge_node_ids[~x]
+        else:
+            ship = 0
+            a, b = edge_node_ids[x]
+        bd = get_b(a)
+        if bd is None or bd == player:
+            k = a + a + ship if bd is None else a + a
+            va = key_of.get(k)
+            if va is None:
+                va = key_of[k] = len(first)
+                first.append(i)
+                second.append(-1)
+            elif second[va] < 0:
+                second[va] = i
+            else:
+                return _longest_general(owners, graph, player, eids)
+        else:
+            va = len(first)
+            first.append(i)
+            second.append(-1)
+        bd = get_b(b)
+        if bd is None or bd == player:
+            k = b + b + ship if bd is None else b + b
+            vb = key_of.get(k)
+            if vb is None:
+                vb = key_of[k] = len(first)
+                first.append(i)
+                second.append(-1)
+            elif second[vb] < 0:
+                second[vb] = i
+            else:
+                return _longest_general(owners, graph, player, eids)
+        else:
+            vb = len(first)
+            first.append(i)
+            second.append(-1)
+        end_a.append(va)
+        end_b.append(vb)
+    # Every part a simple path or cycle, covered whole: the longest part (the first found of equal ones),
+    # walked from where the general search's Euler trail starts, so that the witness is the same: a path
+    # from its end if the part is found there; else from the first node found, from the end beyond its
+    # first piece if that piece is the whole side, otherwise from the end beyond its second piece; a cycle
+    # from its first node along its first piece.
+    n = len(first)
+    seen = [False] * n
+    best: list[int] = []
+    for v0 in range(n):
+        if seen[v0]:
+            continue
+        seen[v0] = True
+        via = first[v0]
+        p1, v = [], v0
+        while True:
+            p1.append(via)
+            v = end_b[via] if end_a[via] == v else end_a[via]
+            seen[v] = True
+            if v == v0:
+                break                                     # round a cycle
+            nxt = second[v]
+            if nxt < 0:
+                break                                     # the end of a path
+            if nxt == via:
+                nxt = first[v]
+            via = nxt
+        if v == v0 or second[v0] < 0:
+            path = p1
+        else:
+            via = second[v0]
+            p2, v = [], v0
+            while True:
+                p2.append(via)
+                v = end_b[via] if end_a[via] == v else end_a[via]
+                seen[v] = True
+                nxt = second[v]
+                if nxt < 0:
+                    break
+                if nxt == via:
+                    nxt = first[v]
+                via = nxt
+            if len(p1) == 1:
+                path = p1 + p2
+            else:
+                p2.reverse()
+                path = p2 + p1
+        if len(path) > len(best):
+            best = path
+    return len(best), _edges(graph.edges, eids, best)
+
+
+def _longest_general(owners: dict[int, int], graph: MapGraph, player: int,
+                     eids: list[int]) -> tuple[int, list[tuple]]:
+    """:func:`_longest_route` with junctions: fold, parts, Euler trail or exhaustive search."""
+    edge_node_ids = graph.edge_node_ids
+    m = len(eids)
     # -- fold the connection rules into split nodes --------------------------------------------------
     # Node keys are ints: 2*nid (+1 for a ship end) where no building stands; 2*nid at an own building
     # (roads and ships meet); an opponent's building gives every piece its own dead end (no key).
-    eids: list[int] = []
     key_of: dict[int, int] = {}
     ends: list[tuple[int, int]] = []
     adj: list[list[int]] = []
-    get_b = buildings.get
+    get_b = owners.get
     branched = False
-    for e, kind in pieces:
-        eid = edge_index.get(e)
-        if eid is None:
-            continue
-        i = len(eids)
-        eids.append(eid)
-        ship = kind != "road"
-        a, b = edge_node_ids[eid]
-        bd = get_b(gnodes[a])
-        if bd is None or bd[0] == player:
+    for i, x in enumerate(eids):
+        if x < 0:
+            ship = 1
+            a, b = edge_node_ids[~x]
+        else:
+            ship = 0
+            a, b = edge_node_ids[x]
+        bd = get_b(a)
+        if bd is None or bd == player:
             k = a + a + ship if bd is None else a + a
             va = key_of.get(k)
             if va is None:
@@ -138,8 +271,8 @@ def _longest_route(buildings: dict, graph: MapGraph, player: int,
         else:                                             # BASE-LR-2: a dead end for this piece only
             va = len(adj)
             adj.append([i])
-        bd = get_b(gnodes[b])
-        if bd is None or bd[0] == player:
+        bd = get_b(b)
+        if bd is None or bd == player:
             k = b + b + ship if bd is None else b + b
             vb = key_of.get(k)
             if vb is None:
@@ -154,12 +287,8 @@ def _longest_route(buildings: dict, graph: MapGraph, player: int,
             vb = len(adj)
             adj.append([i])
         ends.append((va, vb))
-    m = len(eids)
-    if m <= 1:
-        return (0, []) if m == 0 else (1, [graph.edges[eids[0]]])
     if not branched:
-        gedges = graph.edges
-        return _longest_unbranched(adj, ends, len(adj), eids, gedges)
+        return _longest_unbranched(adj, ends, len(adj), eids, graph.edges)
     # -- connected parts (nodes in discovery order), largest first -------------------------------------
     n = len(adj)
     part = [-1] * n
@@ -198,8 +327,7 @@ def _longest_route(buildings: dict, graph: MapGraph, player: int,
             path = _search(adj, ends, nodes_, odd, size, best_len)
         if len(path) > best_len:
             best_len, best_path = len(path), path
-    gedges = graph.edges
-    return best_len, [gedges[eids[i]] for i in best_path]
+    return best_len, _edges(graph.edges, eids, best_path)
 
 
 def _longest_unbranched(adj: list[list[int]], ends: list[tuple[int, int]], n: int, eids: list[int],
@@ -248,7 +376,16 @@ def _longest_unbranched(adj: list[list[int]], ends: list[tuple[int, int]], n: in
                 path = p2 + p1
         if len(path) > len(best):
             best = path
-    return len(best), [gedges[eids[i]] for i in best]
+    return len(best), _edges(gedges, eids, best)
+
+
+def _edges(gedges: list, eids: list[int], path: list[int]) -> list[tuple]:
+    """The witness as edges (``eids`` holds a ship as ``~eid``)."""
+    out = []
+    for i in path:
+        x = eids[i]
+        out.append(gedges[~x if x < 0 else x])
+    return out
 
 
 def _euler_trail(adj: list[list[int]], ends: list[tuple[int, int]], start: int, size: int,

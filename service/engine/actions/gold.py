@@ -566,9 +566,9 @@ def gold_candidates(state: State, g, player: int) -> list:
     from ..core import Action
     from ..scenarios.gold_mnr import front_coast, home_dock_spaces
     out: list = []
-    if state.phase != "main" or state.current_player != player:
-        return out
-    mine = [sh for sh in ships_of(state) if sh.get("player") == player]
+    if state.phase not in ("roll", "main") or state.current_player != player:
+        return out                  # Road Building may come before the roll; the rest is main-phase only
+    mine = [sh for sh in ships_of(state) if sh.get("player") == player] if state.phase == "main" else []
     for sh in mine:
         if not sh.get("built"):
             for extend in (None, "wool", "cargo"):
@@ -579,11 +579,12 @@ def gold_candidates(state: State, g, player: int) -> list:
         for t in ("load_gold", "unload_gold"):
             for n in (None,) + tuple(range(1, CARGO_MAX + 1)):
                 out.append(Action(t, player, {"ship": sh["id"], "amount": n}))
-    out += [Action("buy_development_card", player, {"card": None, "price": price}) for price in DEV_PRICES]
     fc = front_coast(state, g)
     homes = [n for n, (o, _) in state.buildings.items() if o == player and n in fc]
     sites = sorted({e for n in homes for e in home_dock_spaces(g, n)})
-    out += [Action("build_ship", player, {"edge": e}) for e in sites]
+    if state.phase == "main":
+        out += [Action("buy_development_card", player, {"card": None, "price": price}) for price in DEV_PRICES]
+        out += [Action("build_ship", player, {"edge": e}) for e in sites]
     # Road Building with ships: every pair of pieces where a ship is one of them (roads alone are the
     # engine's candidates); a second road may hang off the first.
     if state.players[player].dev_cards.get("road_building", 0) <= 0:

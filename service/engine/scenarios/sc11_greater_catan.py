@@ -109,13 +109,15 @@ class GreaterCatan(MappedScenario, Seafarers):
         """With the reserve empty, each allowed mainland source of a triggered token (``token_from``) makes
         its own action: every road/ship placement or ship move triggering one, once per source of the first
         triggered hex (a later one takes its default source)."""
-        if state.scenario_state.get("token_pile") or state.phase not in ("setup", "main"):
+        if state.scenario_state.get("token_pile") or state.phase not in ("setup", "main") \
+                or player != state.current_player:
             return []
         from ..core import Action
         from ..legal import CANDIDATES
         from ._sc_tokens import candidates, triggered
         mainland = self.mainland(state)
         out = []
+        sources: dict = {}
         for t in ("build_road", "build_ship", "move_ship"):
             if t not in self.action_types():
                 continue
@@ -123,8 +125,9 @@ class GreaterCatan(MappedScenario, Seafarers):
                 dests = [d for e in placed_edges(a) for d in triggered(state.hexes, mainland, e)]
                 if not dests:
                     continue
-                srcs, _, _ = candidates(state.hexes, mainland, state.buildings, player, dests[0])
-                out += [Action(t, player, {**a.params, "token_from": [src]}) for src in srcs]
+                if dests[0] not in sources:
+                    sources[dests[0]] = candidates(state.hexes, mainland, state.buildings, player, dests[0])[0]
+                out += [Action(t, player, {**a.params, "token_from": [src]}) for src in sources[dests[0]]]
         return out
 
     def after_action(self, ctx: Ctx, s: State) -> None:
