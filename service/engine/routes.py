@@ -103,8 +103,11 @@ def route_of(graph: MapGraph, player: int, eids: list[int], owners: dict[int, in
     is the witness) and who owns which intersection. Most actions leave most networks as they were, so a
     position judged after the one before it finds them there.
     """
-    if not eids:
-        return 0, []
+    if len(eids) <= 1:
+        if not eids:
+            return 0, []
+        x = eids[0]
+        return 1, [graph.edges[~x if x < 0 else x]]
     key = (player, tuple(eids), bkey)
     memo = graph.route_memo
     hit = memo.get(key)

@@ -10,6 +10,8 @@ from ..mapgraph import RESOURCES
 from ..state import State
 from . import WRONG_PHASE_RULE, handler
 
+_RESOURCE_SET = frozenset(RESOURCES)
+
 
 def trade_wrong_phase(ctx: Ctx) -> Optional[Violation]:
     """BASE-TRADE-1: trade happens in the active player's turn once the roll is resolved (so not before
@@ -121,17 +123,18 @@ class DomesticTrade:
         if v:
             return v
         for cards, path in ((give, "/action/give"), (get, "/action/get")):
+            if _RESOURCE_SET.issuperset(cards):
+                continue
             other = sorted(r for r in cards if r not in RESOURCES)
-            if other:
-                return [Violation("BASE-TRADE-5", f"only resource cards are traded; {', '.join(other)} "
-                                  "cannot be", path)]
+            return [Violation("BASE-TRADE-5", f"only resource cards are traded; {', '.join(other)} "
+                              "cannot be", path)]
         v = unaccepted_violation(ctx)
         if v:
             return v
         if not give or not get:
             return [Violation("BASE-TRADE-3", "a domestic trade has at least one card on each side (no gifts)",
                               "/action/give" if not give else "/action/get")]
-        same = sorted(set(give) & set(get))
+        same = [] if give.keys().isdisjoint(get) else sorted(set(give) & set(get))
         if same:
             return [Violation("BASE-TRADE-4", f"a trade may not exchange a resource for the same type: {', '.join(same)} "
                               "is on both sides", "/action/get")]

@@ -67,6 +67,10 @@ class Scenario:
     setup_rounds = 2           # BASE-SETUP-2/3
     has_map = True             # ships a map of its own, so POST /v1/games can start it
     coins = False              # gold coins as a currency beside the cards (GOLD), tradeable between players
+    #: Optional action fields only some scenarios give a meaning to (``price``, ``token_from``,
+    #: ``discoveries``): a request naming one in a scenario that does not use it is refused (422), never
+    #: silently ignored.
+    action_options: frozenset[str] = frozenset()
     #: Component tables per player count (``components.py`` documents the format); checked explicitly
     #: on game generation and on request, never before a verdict (R-001).
     component_tables: dict[int, dict] = {}

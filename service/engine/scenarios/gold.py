@@ -105,6 +105,7 @@ class Gold(MappedScenario, Seafarers):
     ships = True
     pirate = False                                          # no pirate
     coins = True                                            # GOLD-005, R-042: gold coins
+    action_options = frozenset({"price"})                  # the development card's two prices
     has_map = True
     map_specs = {3: MAP_3P, 4: MAP_4P}
     component_rule = "GOLD-003"

@@ -62,6 +62,7 @@ class Oceans(MappedScenario, Seafarers):
     """The Oceans rules; ``rules`` names the rule IDs of the edition (III: SC04, IV: SC05)."""
 
     id = "SC04"
+    action_options = frozenset({"discoveries"})     # the revealed hexes may be given as observed
     name = "Oceans (3 players)"
     source = "seeds/002 Scenario 4"
     players = (3,)                                          # SC04-001

@@ -54,6 +54,7 @@ SC11_MAP = MapSpec(
 
 class GreaterCatan(MappedScenario, Seafarers):
     id = "SC11"
+    action_options = frozenset({"token_from"})      # the placer picks the mainland token to move
     name = "Greater Catan (IV)"
     source = "seeds/002 Scenario 11"
     players = (4,)                                   # SC11-001
