@@ -304,9 +304,33 @@ def test_the_outcome_may_be_given_in_the_action(client):
     """R-006, SC04-005: what the table turned over, reported with the action, is laid."""
     st = example("oceans-01")
     v = api_adjudicate(client, st, {"type": "build_ship", "player": 0, "edge": [1, 1, "NE"],
-                                    "discoveries": [{"terrain": "pasture", "number": 5}]})
+                                    "discoveries": [{"terrain": "hills", "number": 3}]})
     ev = [e for e in v["events"] if e["type"] == "discovered"][0]
-    assert (ev["terrain"], ev["number"], ev["reward"]) == ("pasture", 5, {"wool": 1})
+    assert (ev["terrain"], ev["number"], ev["reward"]) == ("hills", 3, {"brick": 1})
+    assert v["state"]["scenario_state"]["hex_pile"] == ["mountains"]
+    assert v["state"]["scenario_state"]["token_pile"] == [10]
+
+
+@pytest.mark.parametrize("found,pointer", [
+    ({"terrain": "pasture", "number": 5}, "/action/discoveries/0/terrain"),   # not in the pile
+    ({"terrain": "hills", "number": 12}, "/action/discoveries/0/number"),     # token not in the pile
+    ({"terrain": "hills", "number": None}, "/action/discoveries/0/number"),   # land takes a token
+])
+def test_a_given_outcome_the_piles_cannot_give_is_refused_SC04_005(client, found, pointer):
+    """SC04-005 (R-006): an observed reveal must be one the face-down piles still hold."""
+    st = example("oceans-01")
+    v = api_adjudicate(client, st, {"type": "build_ship", "player": 0, "edge": [1, 1, "NE"],
+                                    "discoveries": [found]})
+    assert not v["legal"] and v["violations"][0]["rule"] == "SC04-005"
+    assert v["violations"][0]["path"] == pointer
+
+
+def test_more_given_outcomes_than_hexes_reached_are_refused_SC04_005(client):
+    st = example("oceans-01")
+    v = api_adjudicate(client, st, {"type": "build_ship", "player": 0, "edge": [1, 1, "NE"],
+                                    "discoveries": [{"terrain": "hills", "number": 3},
+                                                    {"terrain": "mountains", "number": 10}]})
+    assert not v["legal"] and v["violations"][0]["rule"] == "SC04-005"
 
 
 def test_without_piles_the_outcome_is_drawn_from_the_seed(client):

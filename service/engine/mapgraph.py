@@ -50,7 +50,7 @@ class MapGraph:
     __slots__ = (
         "terrain", "nodes", "node_index", "edges", "edge_index", "edge_kind", "edge_node_ids",
         "node_edge_ids", "node_neighbour_ids", "node_hexes", "node_land", "node_water",
-        "hex_node_ids", "hex_edge_ids", "route_memo",
+        "hex_node_ids", "hex_edge_ids", "memo_token",
     )
 
     def __init__(self) -> None:
@@ -68,9 +68,9 @@ class MapGraph:
         self.node_water: list[bool] = []
         self.hex_node_ids: dict[Hex, tuple[int, ...]] = {}
         self.hex_edge_ids: dict[Hex, tuple[int, ...]] = {}
-        #: Route results on this board (``routes.py``), keyed by exactly what a result depends on; not
-        #: part of the graph's content (never serialised).
-        self.route_memo: dict = {}
+        #: This board's part of the keys under which ``routes.py`` memoises route results (a new object
+        #: per graph, equal to no other); not part of the graph's content (never serialised).
+        self.memo_token = object()
 
     # -- construction -------------------------------------------------------------------------------
     @classmethod

@@ -13,9 +13,9 @@ from .mapgraph import MapGraph
 from .state import State
 
 
-#: Bound of each board's route memo (entries, one per player network and building layout; the oldest
-#: entry goes first).
-MEMO_SIZE = 4096
+#: Bound of the route memo (entries, one per board, player network and building layout; the oldest entry
+#: goes first) and of the interned building keys.
+MEMO_SIZE = 8192
 
 
 def player_route_pieces(state: State, player: int, include_ships: bool = True) -> list[tuple[tuple, str]]:
@@ -58,10 +58,13 @@ def piece_ids(graph: MapGraph, pieces: Iterable[tuple[tuple, str]]) -> list[int]
     return out
 
 
+_MEMO: dict[tuple, tuple[int, tuple]] = {}
+
+
 def clear_memo(graph: Optional[MapGraph] = None) -> None:
-    """Forget the memoised routes of ``graph`` and the interned building keys (benchmarks' cold figures)."""
-    if graph is not None:
-        graph.route_memo.clear()
+    """Forget every memoised route and interned building key (benchmarks' cold figures; ``graph`` is
+    accepted for the callers' convenience, the memo is one for all boards)."""
+    _MEMO.clear()
     _BUILDING_KEYS.clear()
 
 
@@ -98,9 +101,9 @@ def route_of(graph: MapGraph, player: int, eids: list[int], owners: dict[int, in
     otherwise chains of degree-2 nodes are contracted to weighted links and an exhaustive trail search
     (bitmask of used links) runs from the odd nodes only, stopping as soon as a trail uses every piece.
 
-    Results are memoised per board (``graph.route_memo``, bounded, oldest out first) under exactly what
-    they depend on: the player, their pieces in order (the order decides which of several longest trails
-    is the witness) and who owns which intersection. Most actions leave most networks as they were, so a
+    Results are memoised (one bounded memo per process, oldest out first) under exactly what they depend
+    on: the board (``graph.memo_token``), the player, their pieces in order (the order decides which of
+    several longest trails is the witness) and who owns which intersection. Most actions leave most networks as they were, so a
     position judged after the one before it finds them there.
     """
     if len(eids) <= 1:
@@ -108,13 +111,12 @@ def route_of(graph: MapGraph, player: int, eids: list[int], owners: dict[int, in
             return 0, []
         x = eids[0]
         return 1, [graph.edges[~x if x < 0 else x]]
-    key = (player, tuple(eids), bkey)
-    memo = graph.route_memo
-    hit = memo.get(key)
+    key = (graph.memo_token, player, tuple(eids), bkey)
+    hit = _MEMO.get(key)
     if hit is not None:
         return hit[0], list(hit[1])
     n, path = _longest_route(owners, graph, player, eids)
-    _bounded_put(memo, key, (n, tuple(path)))
+    _bounded_put(_MEMO, key, (n, tuple(path)))
     return n, path
 
 

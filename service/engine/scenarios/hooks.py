@@ -225,6 +225,46 @@ def remaining_pile(s: State, hidden: Mapping[str, Any]) -> tuple[dict, dict]:
     return hexes, tokens
 
 
+def discovery_violations(ctx: Ctx, hidden: Optional[Mapping[str, Any]], rule: str) -> list[Violation]:
+    """Observed reveals given in the action (``discoveries``) must be possible (R-006): no more than the
+    unknown hexes the piece reaches, each a terrain the face-down pile still holds, a land hex with a
+    token the token pile still holds, sea and desert without one (R-016)."""
+    given = list(ctx.action.get("discoveries") or [])
+    if not given:
+        return []
+    s = ctx.state
+    targets = hexes_to_reveal(s, placed_edges(ctx))
+    if len(given) > len(targets):
+        return [Violation(rule, f"the action names {len(given)} discovered hexes but the piece reaches "
+                          f"{len(targets)} unexplored one(s)", "/action/discoveries")]
+    ss = s.scenario_state or {}
+    if "hex_pile" in ss:
+        pool_hexes: dict = {}
+        for t in ss.get("hex_pile") or []:
+            pool_hexes[t] = pool_hexes.get(t, 0) + 1
+        pool_tokens: dict = {}
+        for n in ss.get("token_pile") or []:
+            pool_tokens[n] = pool_tokens.get(n, 0) + 1
+    else:
+        pool_hexes, pool_tokens = remaining_pile(s, hidden or {})
+    for i, g in enumerate(given):
+        terrain, number = g.get("terrain"), g.get("number")
+        path = f"/action/discoveries/{i}"
+        if pool_hexes.get(terrain, 0) <= 0:
+            return [Violation(rule, f"the face-down pile holds no {terrain} hex any more", path + "/terrain")]
+        pool_hexes[terrain] -= 1
+        producing = terrain in LAND and terrain != "desert"
+        if producing and number is None:
+            return [Violation(rule, f"a discovered {terrain} hex takes a number token from the pile", path + "/number")]
+        if not producing and number is not None:
+            return [Violation(rule, f"a discovered {terrain} hex takes no number token (R-016)", path + "/number")]
+        if number is not None:
+            if pool_tokens.get(number, 0) <= 0:
+                return [Violation(rule, f"the token pile holds no {number} any more", path + "/number")]
+            pool_tokens[number] -= 1
+    return []
+
+
 def explore(ctx: Ctx, s: State, hidden: Optional[Mapping[str, Any]], rules: Mapping[str, str]) -> None:
     """Reveal the unknown hexes a placed road or ship reaches (R-006), one at a time.
 
@@ -247,9 +287,9 @@ def explore(ctx: Ctx, s: State, hidden: Optional[Mapping[str, Any]], rules: Mapp
         if given:
             g = given.pop(0)
             terrain, number = g.get("terrain"), g.get("number")
-            if ss.get("hex_pile"):
-                ss["hex_pile"].remove(terrain) if terrain in ss["hex_pile"] else ss["hex_pile"].pop(0)
-            if number is not None and ss.get("token_pile") and number in ss["token_pile"]:
+            if "hex_pile" in ss:             # discovery_violations checked the piles hold them
+                ss["hex_pile"].remove(terrain)
+            if number is not None and "token_pile" in ss:
                 ss["token_pile"].remove(number)
         elif "hex_pile" in ss:
             if not ss["hex_pile"]:

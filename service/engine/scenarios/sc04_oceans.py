@@ -14,7 +14,7 @@ from typing import Any
 from ..core import Ctx, Violation
 from ..state import State
 from .components import harbor_row, hex_row, token_row
-from .hooks import explore, mainland_of, setup_area_violations
+from .hooks import discovery_violations, explore, mainland_of, setup_area_violations
 from .mapdata import MappedScenario, MapSpec, drawn_slots
 from .seafarers import Seafarers
 
@@ -80,8 +80,11 @@ class Oceans(MappedScenario, Seafarers):
         return out
 
     def check(self, ctx: Ctx) -> list[Violation]:
-        """SC04-004 / SC05-004: both starting settlements on the large island."""
-        return setup_area_violations(ctx, {mainland_of(ctx.state)}, self.rules["area"], "the large island")
+        """SC04-004 / SC05-004: both starting settlements on the large island; SC04-005 / SC05-005 (R-006):
+        reveals given as observed must be ones the piles can still give."""
+        table = self.component_tables.get(ctx.state.num_players) or next(iter(self.component_tables.values()))
+        return (setup_area_violations(ctx, {mainland_of(ctx.state)}, self.rules["area"], "the large island")
+                or discovery_violations(ctx, table.get("hidden"), self.rules["reveal"]))
 
     def after_action(self, ctx: Ctx, s: State) -> None:
         """SC04-005..007 / SC05-005..007 (R-006, R-016): a road or ship reaching an intersection of an

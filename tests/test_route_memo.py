@@ -1,0 +1,74 @@
+"""The route memo (``routes.py``) never changes an answer: a memoised result equals the search's, the key
+holds everything the result depends on, and the memo stays within its bound."""
+from __future__ import annotations
+
+from service.engine import routes
+from service.engine.derive import route_lengths
+from service.engine.mapgraph import MapGraph
+from service.engine.selfplay import play_game
+
+
+def _positions(scenario: str = "SC01", players: int = 3, seed: int = 5, actions: int = 300):
+    seen = []
+    play_game(scenario, players, seed, max_actions=actions, check=False, on_step=lambda s, a, v: seen.append(s))
+    return seen
+
+
+def test_memoised_routes_equal_the_search():
+    """BASE-LR-1 / SEA-021: every position's routes, from a cleared memo and again from a warm one, agree
+    (length and witness) with the search run on its own."""
+    states = _positions()
+    graph = MapGraph.build(states[0].terrain_map())
+    from service.engine.scenarios import get_scenario
+    scen = get_scenario("SC01")
+    for s in states[::7]:
+        owners, _ = routes.route_context(s, graph)
+        direct = {}
+        for p in range(s.num_players):
+            eids = routes.piece_ids(graph, scen.route_pieces(s, p))
+            direct[p] = routes._longest_route(owners, graph, p, eids) if len(eids) > 1 else None
+        routes.clear_memo()
+        cold = route_lengths(s, graph, scen)
+        warm = route_lengths(s, graph, scen)
+        assert cold == warm
+        for p, r in direct.items():
+            if r is not None:
+                assert cold[p] == r
+
+
+def test_the_key_tells_boards_and_buildings_apart():
+    """BASE-LR-2: an opponent's building on the route changes the key (and the answer); the same pieces on
+    another board object are looked up under that board's own token."""
+    states = _positions("base", 3, 9, 200)
+    s = next(x for x in reversed(states) if any(len(routes.player_route_pieces(x, p)) >= 3 for p in range(3)))
+    g1 = MapGraph.build(s.terrain_map())
+    g2 = MapGraph.build(s.terrain_map())
+    routes.clear_memo()
+    p = max(range(3), key=lambda q: len(routes.player_route_pieces(s, q)))
+    n1, path1 = routes.longest_route(s, g1, p)
+    assert routes.longest_route(s, g2, p) == (n1, path1)
+    assert len(routes._MEMO) == 2
+    # an opponent's settlement on an inner intersection of the witness breaks it
+    inner = set()
+    from service.engine.geometry import edge_nodes
+    for a, b in zip(path1, path1[1:]):
+        inner |= set(edge_nodes(a)) & set(edge_nodes(b))
+    free = sorted(x for x in inner if x not in s.buildings)
+    assert free
+    s2 = s.copy()
+    s2.buildings[free[0]] = ((p + 1) % 3, "settlement")
+    got = routes.longest_route(s2, g1, p)
+    assert len(routes._MEMO) == 3                       # a key of its own, not the first position's answer
+    owners, _ = routes.route_context(s2, g1)
+    assert got == routes._longest_route(owners, g1, p, routes.piece_ids(g1, routes.player_route_pieces(s2, p)))
+
+
+def test_the_memo_is_bounded(monkeypatch):
+    monkeypatch.setattr(routes, "MEMO_SIZE", 5)
+    routes.clear_memo()
+    states = _positions("base", 4, 3, 250)
+    graph = MapGraph.build(states[0].terrain_map())
+    for s in states[::5]:
+        for p in range(4):
+            routes.longest_route(s, graph, p)
+        assert len(routes._MEMO) <= 5
