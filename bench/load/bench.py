@@ -109,7 +109,7 @@ class Server:
     def __init__(self, redis_url: str | None, workdir: str, log) -> None:
         self.port = free_port()
         self.metrics_dir = tempfile.mkdtemp(dir=workdir, prefix="metrics-")
-        env = {**os.environ, "BIND": f"127.0.0.1:{self.port}", "WORKERS": "2", "THREADS": "4",
+        env = {**os.environ, "BIND": f"127.0.0.1:{self.port}", "WORKERS": "2", "THREADS": os.environ.get("BENCH_THREADS", "4"),
                "PROMETHEUS_MULTIPROC_DIR": self.metrics_dir, "LOG_LEVEL": os.environ.get("LOG_LEVEL", "info")}
         env.pop("REDIS_URL", None)
         if redis_url:
@@ -254,7 +254,7 @@ def main() -> int:
     lua_file = os.path.join(work, "adjudicate.lua")
     Path(lua_file).write_text(LUA)
     print(f"generator={gen} duration={duration:g}s warmup={warmup:g}s connections={args.connections} "
-          f"boards={args.boards} cpus={os.cpu_count()} server=gunicorn 2 workers x 4 threads", flush=True)
+          f"boards={args.boards} cpus={os.cpu_count()} server=gunicorn 2 workers x {os.environ.get('BENCH_THREADS', '4')} threads", flush=True)
 
     def load(port: int, secs: float) -> dict:
         if gen == "wrk":

@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
 from .actions.gold import BUY_RATE, SELL_RATE
 from .actions.seafarers import next_gold_chooser
-from .actions.dev import may_play
-from .bank import COSTS, cannot_pay
+from .actions.trade import harbor_rates
+from .bank import COSTS
 from .core import Action, Ctx, Violation
 from .mapgraph import RESOURCES, MapGraph
 from .placement import road_connected, road_site, ship_connected, ship_site
@@ -427,43 +427,369 @@ def _type_blocked(t: str, state: State, graph: MapGraph, scenario: "Scenario", p
     if scenario.handler(t) is not None or h is not HANDLERS.get(t):
         return False
     card = _DEV_CARD.get(t)
-    if card is not None:
-        return bool(may_play(Ctx(state, Action(t, p, {}), graph, scenario), card))
+    if card is not None:                                        # ``dev.may_play``
+        pl = state.players[p]
+        return state.flags.dev_card_played or pl.dev_cards.get(card, 0) <= 0
     piece = _PIECE.get(t)
     if piece is not None:
         kind, cost = piece
-        if state.players[p].supply.get(kind, 0) <= 0:          # supply_left, checked in set-up and after
+        pl = state.players[p]
+        if pl.supply.get(kind, 0) <= 0:          # supply_left, checked in set-up and after
             return True
-        return state.phase == "main" and bool(cannot_pay(state, p, COSTS[cost], cost))
+        return state.phase == "main" and not _pays(pl.resources, COSTS[cost])   # ``bank.cannot_pay``
     return False
+
+
+# -- prefilters: the candidates worth judging ----------------------------------------------------------
+#
+# For an action type judged by the engine's own handler, a *prefilter* proposes only candidates that pass
+# necessary conditions of that handler's check (the check is a conjunction: a candidate failing one part
+# of it is illegal whatever the scenario adds on top), so nothing legal is lost; the survivors are still
+# judged by ``check_action``. Where the scenario adds no check of its own (its ``check`` hook is the
+# base no-op) and the prefilter states the handler's whole check (``exact``), the survivors are the legal
+# actions themselves and are listed without judging them again; ``tests/test_legal_fast.py`` holds that
+# list to the plain one (every candidate judged by ``check_action``) on many random positions.
+
+
+class _Pos:
+    """What several prefilters read of one position, for one player, computed once per call."""
+    __slots__ = ("state", "graph", "player", "_hexes", "_building_ids", "_road_ids", "_ship_ids")
+
+    def __init__(self, state: State, graph: MapGraph, player: int) -> None:
+        self.state, self.graph, self.player = state, graph, player
+        self._hexes = self._building_ids = self._road_ids = self._ship_ids = None
+
+    @property
+    def hexes(self) -> list:
+        if self._hexes is None:
+            self._hexes = sorted(self.state.hexes)
+        return self._hexes
+
+    def _ids(self, pieces: dict) -> list[int]:
+        index, p = self.graph.edge_index, self.player
+        return [index[e] for e, o in pieces.items() if o == p and e in index]
+
+    @property
+    def building_ids(self) -> list[int]:
+        """Node ids of the player's buildings."""
+        if self._building_ids is None:
+            index, p = self.graph.node_index, self.player
+            self._building_ids = [index[n] for n, (o, _) in self.state.buildings.items() if o == p and n in index]
+        return self._building_ids
+
+    @property
+    def road_ids(self) -> list[int]:
+        if self._road_ids is None:
+            self._road_ids = self._ids(self.state.roads)
+        return self._road_ids
+
+    @property
+    def ship_ids(self) -> list[int]:
+        if self._ship_ids is None:
+            self._ship_ids = self._ids(self.state.ships)
+        return self._ship_ids
+
+    def reach(self, piece_ids: list[int]) -> set[int]:
+        """Edge ids a new piece of the kind of ``piece_ids`` (own roads, or own ships) may connect on
+        (BASE-BUILD-4/5, SEA-008): every edge at an own building, and every edge at an end of such a piece
+        that holds no building."""
+        g, buildings = self.graph, self.state.buildings
+        nodes, node_edges = g.nodes, g.node_edge_ids
+        out: set[int] = set()
+        for nid in self.building_ids:
+            out.update(node_edges[nid])
+        ends = g.edge_node_ids
+        for eid in piece_ids:
+            for nid in ends[eid]:
+                if nodes[nid] not in buildings:
+                    out.update(node_edges[nid])
+        return out
+
+
+def _pays(hand: dict[str, int], cost: dict[str, int]) -> bool:
+    for r, n in cost.items():
+        if hand.get(r, 0) < n:
+            return False
+    return True
+
+
+def _strict_phases_closed(state: State) -> bool:
+    """BASE-VAR-STRICT-PHASES (``trade.strict_phases_violation``): no trade after building."""
+    return bool(state.options.get("BASE-VAR-STRICT-PHASES") and state.flags.built)
+
+
+def _setup_last_id(state: State, graph: MapGraph) -> Optional[int]:
+    last = state.setup.last_settlement
+    return None if last is None else graph.node_index.get(last)
+
+
+def _f_settlement(state, graph, scen, p, pos):
+    # builder (BASE-COST-3 / set-up order), step, empty land node, distance rule (BASE-BUILD-2), and after
+    # set-up a touch on an own road or ship (BASE-BUILD-3, SEA-012); supply and cost: ``_type_blocked``.
+    if p != state.current_player:
+        return []
+    if state.phase == "setup":
+        if state.setup.step != "settlement":
+            return []
+        ids: Iterable[int] = range(len(graph.nodes))
+    else:
+        ends = graph.edge_node_ids
+        near: set[int] = set()
+        for eid in pos.road_ids:
+            near.update(ends[eid])
+        for eid in pos.ship_ids:
+            near.update(ends[eid])
+        ids = sorted(near)
+    nodes, land, nbrs, buildings = graph.nodes, graph.node_land, graph.node_neighbour_ids, state.buildings
+    out = []
+    for nid in ids:
+        if not land[nid]:
+            continue
+        n = nodes[nid]
+        if n in buildings:
+            continue
+        for m in nbrs[nid]:
+            if nodes[m] in buildings:
+                break
+        else:
+            out.append(Action("build_settlement", p, {"node": n}))
+    return out
+
+
+def _edge_pieces(type_: str, site_ok: Callable[[int], bool], piece_ids_of: str):
+    def gen(state, graph, scen, p, pos):
+        # builder, set-up step and the touch on the last settlement (BASE-SETUP-4, SEA-026), or the
+        # connection (BASE-BUILD-4/5, SEA-008/009); an empty edge of the right kind (BASE-BUILD-1, SEA-007,
+        # SEA-010); supply and cost: ``_type_blocked``.
+        if p != state.current_player:
+            return []
+        if state.phase == "setup":
+            if state.setup.step != "road":
+                return []
+            last = _setup_last_id(state, graph)
+            if last is None:
+                return []
+            ids: Iterable[int] = sorted(graph.node_edge_ids[last])
+        else:
+            ids = sorted(pos.reach(getattr(pos, piece_ids_of)))
+        edges, roads, ships, kind = graph.edges, state.roads, state.ships, graph.edge_kind
+        out = []
+        for eid in ids:
+            if kind[eid] not in site_ok:
+                continue
+            e = edges[eid]
+            if e in roads or e in ships:
+                continue
+            out.append(Action(type_, p, {"edge": e}))
+        return out
+    return gen
+
+
+def _f_city(state, graph, scen, p, pos):
+    # BASE-BUILD-6 (an own settlement), BASE-COMP-1 (a city left), BASE-COST-1.
+    pl = state.players[p]
+    if pl.supply.get("cities", 0) <= 0 or not _pays(pl.resources, COSTS["city"]):
+        return []
+    return [Action("build_city", p, {"node": n}) for n, (o, k) in state.buildings.items()
+            if o == p and k == "settlement"]
+
+
+def _robber_ok(scen: "Scenario", pirate: bool):
+    from .scenarios.base import Scenario
+    from .mapgraph import LAND
+    if pirate:
+        if type(scen).pirate_hex_ok is Scenario.pirate_hex_ok:
+            return lambda state, h, t: t.terrain == "sea"
+        return lambda state, h, t: scen.pirate_hex_ok(state, h)
+    if type(scen).robber_hex_ok is Scenario.robber_hex_ok:
+        return lambda state, h, t: t.terrain in LAND
+    return lambda state, h, t: scen.robber_hex_ok(state, h)
+
+
+def _moves(state, graph, scen, p, pos, type_: str, target: str, extra: dict) -> list[Action]:
+    """``move_violations``: the hex (the scenario's ``robber_hex_ok``/``pirate_hex_ok``, not where the
+    piece stands) and the victim (one of the players there, or nobody when there is none)."""
+    if target == "pirate" and not scen.pirate:
+        return []
+    cur = state.pirate if target == "pirate" else state.robber
+    ok = _robber_ok(scen, target == "pirate")
+    hexes = state.hexes
+    out = []
+    for h in pos.hexes:
+        if h == cur or not ok(state, h, hexes[h]):
+            continue
+        found: set[int] = set()
+        if target == "pirate":
+            for eid in graph.hex_edge_ids.get(h, ()):
+                q = state.ships.get(graph.edges[eid])
+                if q is not None and q != p:
+                    found.add(q)
+        else:
+            for nid in graph.hex_node_ids.get(h, ()):
+                b = state.buildings.get(graph.nodes[nid])
+                if b is not None and b[0] != p:
+                    found.add(b[0])
+        for v in (sorted(found) if found else (None,)):
+            out.append(Action(type_, p, {"hex": h, "steal_from": v, "card": None, **extra}))
+    return out
+
+
+def _f_move_robber(state, graph, scen, p, pos):
+    return _moves(state, graph, scen, p, pos, "move_robber", "robber", {})
+
+
+def _f_move_pirate(state, graph, scen, p, pos):
+    return _moves(state, graph, scen, p, pos, "move_pirate", "pirate", {})
+
+
+def _f_knight(state, graph, scen, p, pos):
+    out = _moves(state, graph, scen, p, pos, "play_knight", "robber", {"target": "robber"})
+    if scen.pirate:
+        out += _moves(state, graph, scen, p, pos, "play_knight", "pirate", {"target": "pirate"})
+    return out
+
+
+def _f_maritime(state, graph, scen, p, pos):
+    # strict phases, the player's rate for the resource given (BASE-TRADE-6/7/8), the cards held, the bank
+    if _strict_phases_closed(state):
+        return []
+    hand, bank = state.players[p].resources, state.bank
+    rates = None
+    out = []
+    for gr in RESOURCES:
+        have = hand.get(gr, 0)
+        if have < 2:
+            continue
+        if rates is None:
+            rates = harbor_rates(state, graph, p)
+        rate = rates[gr]
+        for m in range(1, have // rate + 1):
+            for wr in RESOURCES:
+                if wr != gr and bank.get(wr, 0) >= m:
+                    out.append(Action("maritime_trade", p, {"give": {gr: m * rate}, "get": {wr: m}}))
+    return out
+
+
+def _f_buy(state, graph, scen, p, pos):
+    # BASE-COMP-3 (a card in the deck), BASE-DEV-1 (the cost)
+    if sum(state.dev_deck.values()) <= 0 or not _pays(state.players[p].resources, COSTS["development_card"]):
+        return []
+    return [Action("buy_development_card", p, {"card": None})]
+
+
+def _f_monopoly(state, graph, scen, p, pos):
+    return [Action("play_monopoly", p, {"resource": r}) for r in RESOURCES]     # may_play: ``_type_blocked``
+
+
+def _f_roll(state, graph, scen, p, pos):
+    return [Action("roll", p, {"dice": None})]
+
+
+def _f_end_turn(state, graph, scen, p, pos):
+    return [Action("end_turn", p, {})]
+
+
+#: Prefilter per action type, and whether it states the engine handler's whole check (given the gate and
+#: ``_type_blocked``), so that with a scenario adding no check its candidates are exactly the legal ones.
+PREFILTERS: dict[str, tuple[Callable, bool]] = {
+    "build_settlement": (_f_settlement, True),
+    "build_road": (_edge_pieces("build_road", frozenset({"land", "coast"}), "road_ids"), True),
+    "build_ship": (_edge_pieces("build_ship", frozenset({"sea", "coast"}), "ship_ids"), False),
+    "build_city": (_f_city, True),
+    "move_robber": (_f_move_robber, True),
+    "move_pirate": (_f_move_pirate, True),
+    "play_knight": (_f_knight, True),
+    "maritime_trade": (_f_maritime, True),
+    "buy_development_card": (_f_buy, True),
+    "play_monopoly": (_f_monopoly, True),
+    "roll": (_f_roll, True),
+    "end_turn": (_f_end_turn, True),
+}
+
+
+def _gate_open(state: State, h, player: int) -> bool:
+    """``not referee.gate(...)``: the gate reads only the phase, the handler and the actor."""
+    phase = state.phase
+    if phase == "game_over" or phase not in h.phases:
+        return False
+    return h.actor != "current" or player == state.current_player
+
+
+def _range_exact(t: str, state: State, scenario: "Scenario") -> bool:
+    """Whether the example of a range of ``t`` (``_range_specs``) is legal without judging it, for the
+    engine's handler and a scenario adding no check: Year of Plenty's example takes what the bank holds
+    (the card itself: ``_type_blocked``); a domestic trade's gives one card held for one the partner holds,
+    of another kind, accepted (strict phases aside)."""
+    if t == "play_year_of_plenty":
+        return True
+    if t == "domestic_trade":
+        return not scenario.coins and not _strict_phases_closed(state)
+    return False
+
+
+_SORTED_TYPES: dict[frozenset, list[str]] = {}
+
+
+def _sorted_types(types: frozenset) -> list[str]:
+    out = _SORTED_TYPES.get(types)
+    if out is None:
+        if len(_SORTED_TYPES) > 64:
+            _SORTED_TYPES.clear()
+        out = _SORTED_TYPES[types] = sorted(types)
+    return out
 
 
 # -- the list ----------------------------------------------------------------------------------------
 
 def legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: Optional[int] = None) -> LegalActions:
     """Every legal action of ``player`` (default: the first of :func:`players_to_act`)."""
+    return _legal_actions(state, graph, scenario, player, True)
+
+
+def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: Optional[int],
+                   prefilter: bool) -> LegalActions:
+    """The list; with ``prefilter`` off every candidate of the full generators is judged (the reference
+    the prefiltered list is tested against)."""
+    from .scenarios.base import Scenario
     to_act = players_to_act(state)
     if player is None:
         player = to_act[0] if to_act else state.current_player
     out = LegalActions(player, to_act)
-    types = sorted(scenario.action_types())
     extra: dict[str, list[Action]] = {}
     for a in scenario.legal_candidates(state, graph, player):
         extra.setdefault(a.type, []).append(a)
-    for t in types:
-        h = handler_for(scenario, t)
+    plain = type(scenario).check is Scenario.check
+    pos: Optional[_Pos] = None
+    for t in _sorted_types(scenario.action_types()):
+        replaced = scenario.handler(t)
+        h = replaced or HANDLERS.get(t)
         if h is None:
             continue
         # The gate reads only the type, the player and the phase: a type it refuses has no legal action.
-        if gate(Ctx(state, Action(t, player, {}), graph, scenario), h):
+        if not _gate_open(state, h, player):
             continue
+        own = replaced is None and t not in extra
         if t in RANGE_TYPES:
+            if prefilter and own and t in _DEV_CARD and _type_blocked(t, state, graph, scenario, player, h):
+                continue
+            exact = prefilter and own and plain and _range_exact(t, state, scenario)
             for spec, example in _range_specs(t, state, graph, scenario, player):
-                if is_legal(state, example, graph, scenario):
+                if exact or is_legal(state, example, graph, scenario):
                     out.ranges.setdefault(t, []).append(
                         {"type": t, "player": player, **spec, "example": action_json(example)})
             continue
         if _type_blocked(t, state, graph, scenario, player, h):
+            continue
+        pf = PREFILTERS.get(t) if prefilter and own else None
+        if pf is not None:
+            if pos is None:
+                pos = _Pos(state, graph, player)
+            fn, exact = pf
+            cands = fn(state, graph, scenario, player, pos)
+            if not (exact and plain):
+                cands = [a for a in cands if not check_action(Ctx(state, a, graph, scenario), h)]
+            if cands:
+                out.actions[t] = cands
             continue
         found: list[Action] = []
         seen: set[str] = set()

@@ -1,0 +1,79 @@
+"""The prefiltered legal-action list equals the plain one (every candidate of the full generators judged
+by ``referee.check_action``), on many random positions of every scenario that can start a game: base
+positions (where prefiltered candidates are listed without judging them again) and scenario positions
+(where the scenario's own checks still judge every survivor)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from service.engine.legal import _legal_actions, action_json, players_to_act, random_action
+from service.engine.mapgraph import MapGraph
+from service.engine.referee import adjudicate
+from service.engine.rng import Rng
+from service.engine.scenarios import SCENARIOS, get_scenario
+
+STARTABLE = sorted(sid for sid, s in SCENARIOS.items() if s.has_map)
+
+
+def _listing(la) -> str:
+    return json.dumps(la.to_json(), sort_keys=True)
+
+
+def _play(scen, players: int, seed: int, moves: int):
+    """Positions of one seeded random game (building preferred, so networks grow), each for every player."""
+    state = scen.new_game(players, seed)
+    graph = MapGraph.build(state.terrain_map())
+    rng = Rng(seed, 11)
+    for _ in range(moves):
+        if state.phase == "game_over":
+            return
+        yield state, graph
+        la = _legal_actions(state, graph, scen, None, True)
+        builds = [t for t in ("build_settlement", "build_city", "build_road", "build_ship") if t in la.actions]
+        if builds and rng.below(3):
+            acts = la.actions[builds[rng.below(len(builds))]]
+            action = acts[rng.below(len(acts))]
+        else:
+            action = random_action(la, rng)
+        if action is None:
+            return
+        v = adjudicate(state, action, graph, scen, with_derived=False)
+        assert v.legal, (action, v.violations)
+        # keep the game moving: hand out a few cards now and then so that every type comes up
+        state = v.state
+        if rng.below(4) == 0 and state.phase == "main":
+            p = state.players[state.current_player]
+            for r in ("lumber", "brick", "wool", "grain", "ore"):
+                if state.bank.get(r, 0) > 0:
+                    state.bank[r] -= 1
+                    p.resources[r] += 1
+
+
+def _compare(scen, state, graph) -> int:
+    n = 0
+    for p in sorted(set(players_to_act(state)) | {state.current_player} | set(range(state.num_players))):
+        fast = _legal_actions(state, graph, scen, p, True)
+        slow = _legal_actions(state, graph, scen, p, False)
+        assert _listing(fast) == _listing(slow), (state.phase, p, sorted(
+            {json.dumps(action_json(a)) for acts in fast.actions.values() for a in acts}
+            ^ {json.dumps(action_json(a)) for acts in slow.actions.values() for a in acts})[:10])
+        n += fast.count
+    return n
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_base_prefiltered_list_equals_the_plain_one(seed):
+    scen = get_scenario("base")
+    listed = 0
+    for state, graph in _play(scen, 3 + seed % 2, seed, 400):
+        listed += _compare(scen, state, graph)
+    assert listed > 500
+
+
+@pytest.mark.parametrize("sid", STARTABLE)
+def test_scenario_prefiltered_list_equals_the_plain_one(sid):
+    scen = get_scenario(sid)
+    for state, graph in _play(scen, scen.players[0], 5, 150):
+        _compare(scen, state, graph)
