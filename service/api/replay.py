@@ -67,6 +67,7 @@ class Replay:
     skipped: list[int] = field(default_factory=list)
     final: Optional[State] = None
     applied: int = 0
+    graph: Optional[MapGraph] = None       # the map graph of the final state (a reveal changes the board)
 
 
 def replay(state: State, actions: list[Action], graph: MapGraph, *, on_illegal: str = "stop",
@@ -85,6 +86,7 @@ def replay(state: State, actions: list[Action], graph: MapGraph, *, on_illegal: 
         step: dict[str, Any] = {"index": i, "type": a.type, "player": a.player, "legal": v.legal}
         if v.legal:
             cur = v.state
+            graph = v.graph or graph
             out.applied += 1
             if digests == "each":
                 step["digest"] = state_digest(cur)
@@ -101,6 +103,7 @@ def replay(state: State, actions: list[Action], graph: MapGraph, *, on_illegal: 
             break
         out.skipped.append(i)
     out.final = cur
+    out.graph = graph
     return out
 
 
@@ -118,7 +121,7 @@ def replay_json(r: Replay, initial: State, graph: MapGraph, action_json, *, dige
     if digests != "none":
         final["digest"] = state_digest(r.final)
     if with_derived:
-        final["derived"] = derive(r.final, graph, scen)
+        final["derived"] = derive(r.final, r.graph or graph, scen)
     return {
         "actions": total,
         "judged": len(r.steps),

@@ -50,6 +50,9 @@ class Ctx:
     #: Values a rule computed while judging that the verdict reports whatever its outcome (merged into
     #: ``derived``; e.g. GOLD's statements A/B/C and the MNR before and after a settlement).
     derived: dict[str, Any] = field(default_factory=dict)
+    #: Set by whatever changes a hex's terrain (e.g. exploration reveals a hidden hex): the map graph is
+    #: derived from the terrain, so the referee derives a new one for the resulting state.
+    board_changed: bool = False
 
     def emit(self, type_: str, **data: Any) -> None:
         self.events.append({"type": type_, **data})

@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
 from .actions.gold import BUY_RATE, SELL_RATE
 from .actions.seafarers import next_gold_chooser
-from .actions.trade import harbor_rates
 from .bank import COSTS
 from .core import Action, Ctx, Violation
 from .mapgraph import RESOURCES, MapGraph
@@ -104,6 +103,9 @@ def players_to_act(state: State) -> list[int]:
 # -- JSON form ---------------------------------------------------------------------------------------
 
 def _plain(v: Any) -> Any:
+    t = type(v)
+    if t is int or t is str or t is bool or v is None:
+        return v
     if isinstance(v, tuple):
         return [_plain(x) for x in v]
     if isinstance(v, list):
@@ -661,13 +663,35 @@ def _f_maritime(state, graph, scen, p, pos):
         if have < 2:
             continue
         if rates is None:
-            rates = harbor_rates(state, graph, p)
+            rates = _harbor_rates(state, graph, pos)
         rate = rates[gr]
         for m in range(1, have // rate + 1):
             for wr in RESOURCES:
                 if wr != gr and bank.get(wr, 0) >= m:
                     out.append(Action("maritime_trade", p, {"give": {gr: m * rate}, "get": {wr: m}}))
     return out
+
+
+def _harbor_rates(state: State, graph: MapGraph, pos: _Pos) -> dict[str, int]:
+    """``trade.harbor_rates``, read through the player's building ids."""
+    rates = {r: 4 for r in RESOURCES}
+    own = pos.building_ids
+    if not own:
+        return rates
+    index, ends = graph.edge_index, graph.edge_node_ids
+    for edge, kind in state.harbors.items():
+        eid = index.get(edge)
+        if eid is None:
+            continue
+        a, b = ends[eid]
+        if a in own or b in own:
+            if kind == "3:1":
+                for r in rates:
+                    if rates[r] > 3:
+                        rates[r] = 3
+            else:
+                rates[kind] = 2
+    return rates
 
 
 def _f_buy(state, graph, scen, p, pos):
@@ -750,7 +774,6 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
                    prefilter: bool) -> LegalActions:
     """The list; with ``prefilter`` off every candidate of the full generators is judged (the reference
     the prefiltered list is tested against)."""
-    from .scenarios.base import Scenario
     to_act = players_to_act(state)
     if player is None:
         player = to_act[0] if to_act else state.current_player
@@ -758,19 +781,12 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
     extra: dict[str, list[Action]] = {}
     for a in scenario.legal_candidates(state, graph, player):
         extra.setdefault(a.type, []).append(a)
-    plain = type(scenario).check is Scenario.check
+    plain = type(scenario).check is _BASE_CHECK
     pos: Optional[_Pos] = None
-    for t in _sorted_types(scenario.action_types()):
-        replaced = scenario.handler(t)
-        h = replaced or HANDLERS.get(t)
-        if h is None:
-            continue
-        # The gate reads only the type, the player and the phase: a type it refuses has no legal action.
-        if not _gate_open(state, h, player):
-            continue
+    for t, h, replaced in _plan(scenario, state, player):
         own = replaced is None and t not in extra
-        if t in RANGE_TYPES:
-            if prefilter and own and t in _DEV_CARD and _type_blocked(t, state, graph, scenario, player, h):
+        if t in _RANGE_SET:
+            if prefilter and own and t in _DEV_CARD and _blocked(t, state, player):
                 continue
             exact = prefilter and own and plain and _range_exact(t, state, scenario)
             for spec, example in _range_specs(t, state, graph, scenario, player):
@@ -778,8 +794,8 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
                     out.ranges.setdefault(t, []).append(
                         {"type": t, "player": player, **spec, "example": action_json(example)})
             continue
-        if _type_blocked(t, state, graph, scenario, player, h):
-            continue
+        if replaced is None and h is HANDLERS.get(t) and _blocked(t, state, player):
+            continue                                            # ``_type_blocked``
         pf = PREFILTERS.get(t) if prefilter and own else None
         if pf is not None:
             if pos is None:
@@ -814,6 +830,57 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
         if found:
             out.actions[t] = found
     return out
+
+
+_RANGE_SET = frozenset(RANGE_TYPES)
+_PLANS: dict[tuple, list] = {}
+
+
+def _plan(scenario: "Scenario", state: State, player: int) -> list[tuple[str, Any, Any]]:
+    """(type, handler, the scenario's replacement or None) for each type of the scenario, in name order,
+    whose gate is open (``referee.gate`` reads only the phase, the handler and the actor). Kept between
+    calls for scenarios that replace no handler (then it depends on the types, the phase and whether
+    ``player`` is the current player alone)."""
+    types = scenario.action_types()
+    if type(scenario).handler is _BASE_HANDLER:
+        key = (types, state.phase, player == state.current_player)
+        plan = _PLANS.get(key)
+        if plan is None:
+            if len(_PLANS) > 256:
+                _PLANS.clear()
+            plan = _PLANS[key] = [(t, HANDLERS[t], None) for t in _sorted_types(types)
+                                  if t in HANDLERS and _gate_open(state, HANDLERS[t], player)]
+        return plan
+    plan = []
+    for t in _sorted_types(types):
+        replaced = scenario.handler(t)
+        h = replaced or HANDLERS.get(t)
+        if h is not None and _gate_open(state, h, player):
+            plan.append((t, h, replaced))
+    return plan
+
+
+def _blocked(t: str, state: State, p: int) -> bool:
+    """``_type_blocked`` for a type judged by the engine's own handler."""
+    card = _DEV_CARD.get(t)
+    if card is not None:                                        # ``dev.may_play``
+        return state.flags.dev_card_played or state.players[p].dev_cards.get(card, 0) <= 0
+    piece = _PIECE.get(t)
+    if piece is not None:
+        kind, cost = piece
+        pl = state.players[p]
+        if pl.supply.get(kind, 0) <= 0:                         # supply_left, checked in set-up and after
+            return True
+        return state.phase == "main" and not _pays(pl.resources, COSTS[cost])   # ``bank.cannot_pay``
+    return False
+
+
+def _scenario_defaults():
+    from .scenarios.base import Scenario
+    return Scenario.check, Scenario.handler
+
+
+_BASE_CHECK, _BASE_HANDLER = _scenario_defaults()
 
 
 __all__ = ["LegalActions", "legal_actions", "violations_of", "is_legal", "players_to_act", "action_json",

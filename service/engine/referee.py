@@ -37,6 +37,8 @@ class Verdict:
     state: Optional[State]
     events: list[dict[str, Any]] = field(default_factory=list)
     derived: dict[str, Any] = field(default_factory=dict)
+    #: The map graph of the resulting state: the one passed in, unless the action changed the board.
+    graph: Optional[MapGraph] = None
 
 
 def gate(ctx: Ctx, h: Handler) -> list[Violation]:
@@ -78,10 +80,12 @@ def adjudicate(state: State, action: Action, graph: MapGraph, scenario: "Scenari
     s = state.copy()
     h.apply(ctx, s)
     scenario.after_action(ctx, s)
+    if ctx.board_changed:                       # a revealed hex: the graph of the new board
+        graph = ctx.graph = MapGraph.build(s.terrain_map())
     routes = update_awards(ctx, s, h.changes_routes)
     decide_winner(ctx, s)
     return Verdict(True, [], s, ctx.events,
-                   {**derive(s, graph, scenario, routes), **ctx.derived} if with_derived else {})
+                   {**derive(s, graph, scenario, routes), **ctx.derived} if with_derived else {}, graph)
 
 
 def decide_winner(ctx: Ctx, s: State) -> None:

@@ -129,7 +129,7 @@ def play_game(scenario_id: str, players: int, seed: int, *, max_actions: int = 3
     """Play one seeded random game; ``failures`` lists every invariant broken (empty: all held)."""
     scen = get_scenario(scenario_id)
     state = scen.new_game(players, seed)
-    graph = MapGraph.build(state.terrain_map())
+    graph = graph0 = MapGraph.build(state.terrain_map())
     game = Game(scenario_id, players, seed, state, state)
     rng = Rng(seed, 0x5EED)
     fail = game.failures
@@ -158,6 +158,7 @@ def play_game(scenario_id: str, players: int, seed: int, *, max_actions: int = 3
             before_text = dump(v.state)
         game.log.append(action)
         state = v.state
+        graph = v.graph or graph                # a reveal changes the board and so its graph
         if check:
             for f in invariants(state, graph, scen):
                 fail.append(f"after action {len(game.log)} ({action.type}): {f}")
@@ -167,7 +168,7 @@ def play_game(scenario_id: str, players: int, seed: int, *, max_actions: int = 3
         game.ended = "won"
     game.final = state
     if dump is not None and not fail:
-        replayed = replay_log(game.initial, game.log, graph, scen)
+        replayed = replay_log(game.initial, game.log, graph0, scen)
         if isinstance(replayed, str):
             fail.append(replayed)
         elif dump(replayed) != dump(state):
@@ -182,6 +183,7 @@ def replay_log(initial: State, log: list[Action], graph: MapGraph, scen) -> Stat
         if not v.legal:
             return f"replay: action {i} ({a.type}) is illegal on replay: {[x.rule for x in v.violations]}"
         s = v.state
+        graph = v.graph or graph
     return s
 
 

@@ -306,6 +306,7 @@ def explore(ctx: Ctx, s: State, hidden: Optional[Mapping[str, Any]], rules: Mapp
         if terrain not in LAND or terrain == "desert":
             number = None
         s.hexes[h] = Tile(terrain, number)
+        ctx.board_changed = True
         ss.setdefault("revealed", []).append([h[0], h[1], terrain, number])
         reward: dict[str, int] = {}
         res = RESOURCE_OF.get(terrain)
