@@ -310,15 +310,25 @@ def _range_specs(type_: str, state: State, graph: MapGraph, scen: "Scenario", p:
             else [state.current_player]
         kinds = RESOURCES + (("gold",) if scen.coins else ())
         mine = {**hand, "gold": state.players[p].gold}
+        held = [a for a in kinds if mine.get(a, 0) > 0]
+        if not held:
+            return
+        mine_at_most = {r: mine.get(r, 0) for r in kinds}
         for q in partners:
             theirs = {**state.players[q].resources, "gold": state.players[q].gold}
-            pair = next(((a, b) for a in kinds for b in kinds
-                         if a != b and mine.get(a, 0) > 0 and theirs.get(b, 0) > 0), None)
+            pair = None
+            for a in held:                      # the first (a, b) in kind order: a held, b theirs, a != b
+                for b in kinds:
+                    if b != a and theirs.get(b, 0) > 0:
+                        pair = a, b
+                        break
+                if pair is not None:
+                    break
             if pair is None:
                 continue
             a, b = pair
             spec = {"partner": q, "accepted": True,
-                    "give": {"at_least": 1, "at_most": {r: mine.get(r, 0) for r in kinds}},
+                    "give": {"at_least": 1, "at_most": dict(mine_at_most)},
                     "get": {"at_least": 1, "at_most": {r: theirs.get(r, 0) for r in kinds}},
                     "no_type_on_both_sides": True}
             ex = Action(type_, p, {"partner": q, "give": {a: 1}, "get": {b: 1}, "accepted": True})
@@ -783,7 +793,7 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
         extra.setdefault(a.type, []).append(a)
     plain = type(scenario).check is _BASE_CHECK
     pos: Optional[_Pos] = None
-    for t, h, replaced in _plan(scenario, state, player):
+    for t, h, replaced, blockable in _plan(scenario, state, player):
         own = replaced is None and t not in extra
         if t in _RANGE_SET:
             if prefilter and own and t in _DEV_CARD and _blocked(t, state, player):
@@ -791,10 +801,13 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
             exact = prefilter and own and plain and _range_exact(t, state, scenario)
             for spec, example in _range_specs(t, state, graph, scenario, player):
                 if exact or is_legal(state, example, graph, scenario):
-                    out.ranges.setdefault(t, []).append(
-                        {"type": t, "player": player, **spec, "example": action_json(example)})
+                    # a domestic trade's example holds no default (None) and no coordinate: its JSON form
+                    # is its parameters as they are (the example itself is not kept)
+                    ex = ({"type": t, "player": example.player, **example.params} if t == "domestic_trade"
+                          else action_json(example))
+                    out.ranges.setdefault(t, []).append({"type": t, "player": player, **spec, "example": ex})
             continue
-        if replaced is None and h is HANDLERS.get(t) and _blocked(t, state, player):
+        if blockable and replaced is None and _blocked(t, state, player):
             continue                                            # ``_type_blocked``
         pf = PREFILTERS.get(t) if prefilter and own else None
         if pf is not None:
@@ -836,8 +849,8 @@ _RANGE_SET = frozenset(RANGE_TYPES)
 _PLANS: dict[tuple, list] = {}
 
 
-def _plan(scenario: "Scenario", state: State, player: int) -> list[tuple[str, Any, Any]]:
-    """(type, handler, the scenario's replacement or None) for each type of the scenario, in name order,
+def _plan(scenario: "Scenario", state: State, player: int) -> list[tuple[str, Any, Any, bool]]:
+    """(type, handler, the scenario's replacement or None, whether ``_blocked`` may rule it out) for each type of the scenario, in name order,
     whose gate is open (``referee.gate`` reads only the phase, the handler and the actor). Kept between
     calls for scenarios that replace no handler (then it depends on the types, the phase and whether
     ``player`` is the current player alone)."""
@@ -848,7 +861,7 @@ def _plan(scenario: "Scenario", state: State, player: int) -> list[tuple[str, An
         if plan is None:
             if len(_PLANS) > 256:
                 _PLANS.clear()
-            plan = _PLANS[key] = [(t, HANDLERS[t], None) for t in _sorted_types(types)
+            plan = _PLANS[key] = [(t, HANDLERS[t], None, t in _DEV_CARD or t in _PIECE) for t in _sorted_types(types)
                                   if t in HANDLERS and _gate_open(state, HANDLERS[t], player)]
         return plan
     plan = []
@@ -856,7 +869,7 @@ def _plan(scenario: "Scenario", state: State, player: int) -> list[tuple[str, An
         replaced = scenario.handler(t)
         h = replaced or HANDLERS.get(t)
         if h is not None and _gate_open(state, h, player):
-            plan.append((t, h, replaced))
+            plan.append((t, h, replaced, (t in _DEV_CARD or t in _PIECE) and h is HANDLERS.get(t)))
     return plan
 
 
