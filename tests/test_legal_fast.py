@@ -77,3 +77,15 @@ def test_scenario_prefiltered_list_equals_the_plain_one(sid):
     scen = get_scenario(sid)
     for state, graph in _play(scen, scen.players[0], 5, 150):
         _compare(scen, state, graph)
+
+
+def test_hands_in_another_key_order_or_with_kinds_missing_list_the_same():
+    scen = get_scenario("base")
+    positions = [(s, g) for s, g in _play(scen, 4, 3, 200) if s.phase == "main"]
+    assert positions
+    for state, graph in positions[:40]:
+        s = state.copy()
+        for i, pl in enumerate(s.players):
+            items = sorted(pl.resources.items(), reverse=True)
+            pl.resources = {r: n for r, n in items if n or i % 2}      # reversed, zeros dropped for some
+        _compare(scen, s, graph)

@@ -5,6 +5,10 @@ edge for a road, every hex and victim for the robber...), and each candidate is 
 :func:`service.engine.referee.check_action` finds no violation, the very function ``adjudicate`` runs.
 So a listed action is legal by construction, and a legal action missing from the list means a
 generator proposed too little (the property test in ``tests/test_legal_property.py`` looks for that).
+Where the engine's own handler judges a type, a prefilter proposes only the candidates that meet
+necessary conditions of that handler's check; when the scenario adds no check of its own, the prefilters
+that state the whole check list their candidates without judging them again (``tests/test_legal_fast.py``
+holds that list to the one that judges every candidate).
 
 Some choices are too many to list and are described as *ranges* instead, each with one concrete
 example that was checked: discarding (any cards of the hand adding up to the count owed), Year of Plenty
@@ -37,9 +41,9 @@ from .actions.gold import BUY_RATE, SELL_RATE
 from .actions.seafarers import next_gold_chooser
 from .bank import COSTS
 from .core import Action, Ctx, Violation
-from .mapgraph import RESOURCES, MapGraph
+from .mapgraph import LAND, RESOURCES, MapGraph
 from .placement import road_connected, road_site, ship_connected, ship_site
-from .referee import HANDLERS, check_action, gate
+from .referee import HANDLERS, check_action
 from .rng import Rng
 from .state import State
 
@@ -308,18 +312,29 @@ def _range_specs(type_: str, state: State, graph: MapGraph, scen: "Scenario", p:
     elif type_ == "domestic_trade":
         partners = [q for q in range(state.num_players) if q != p] if p == state.current_player \
             else [state.current_player]
-        kinds = RESOURCES + (("gold",) if scen.coins else ())
-        mine = {**hand, "gold": state.players[p].gold}
-        held = [a for a in kinds if mine.get(a, 0) > 0]
+        # the hand (and with GOLD the coins) on each side; at most the (first kind held, first other kind
+        # the partner holds) as the example
+        players = state.players
+        if scen.coins:
+            kinds = RESOURCES + ("gold",)
+            mine = {r: hand.get(r, 0) for r in RESOURCES}
+            mine["gold"] = players[p].gold
+        else:
+            kinds = RESOURCES
+            mine = {r: hand.get(r, 0) for r in RESOURCES}
+        held = [r for r in kinds if mine[r] > 0]
         if not held:
             return
-        mine_at_most = {r: mine.get(r, 0) for r in kinds}
         for q in partners:
-            theirs = {**state.players[q].resources, "gold": state.players[q].gold}
+            other = players[q]
+            res = other.resources
+            theirs = {r: res.get(r, 0) for r in RESOURCES}
+            if scen.coins:
+                theirs["gold"] = other.gold
             pair = None
-            for a in held:                      # the first (a, b) in kind order: a held, b theirs, a != b
+            for a in held:
                 for b in kinds:
-                    if b != a and theirs.get(b, 0) > 0:
+                    if b != a and theirs[b] > 0:
                         pair = a, b
                         break
                 if pair is not None:
@@ -328,8 +343,8 @@ def _range_specs(type_: str, state: State, graph: MapGraph, scen: "Scenario", p:
                 continue
             a, b = pair
             spec = {"partner": q, "accepted": True,
-                    "give": {"at_least": 1, "at_most": dict(mine_at_most)},
-                    "get": {"at_least": 1, "at_most": {r: theirs.get(r, 0) for r in kinds}},
+                    "give": {"at_least": 1, "at_most": mine},
+                    "get": {"at_least": 1, "at_most": theirs},
                     "no_type_on_both_sides": True}
             ex = Action(type_, p, {"partner": q, "give": {a: 1}, "get": {b: 1}, "accepted": True})
             yield spec, ex
@@ -424,32 +439,17 @@ def random_action(la: LegalActions, rng: Rng) -> Optional[Action]:
 
 
 # -- whole types ruled out at once ------------------------------------------------------------------------
+#
+# A part of the engine's own check for a type that reads no parameter of the action (no such card playable
+# this turn, ``dev.may_play``; no piece left, ``placement.supply_left``; the cost not in hand after set-up,
+# ``bank.cannot_pay``): when it fails every candidate of the type fails it too, and trying them one by one
+# would only find the same violation each time. Only for the engine's handlers (a scenario's replacement
+# may rule differently); ``_entry`` records what to read, the loop in ``_legal_actions`` reads it.
 
 _DEV_CARD = {"play_knight": "knight", "play_road_building": "road_building",
              "play_year_of_plenty": "year_of_plenty", "play_monopoly": "monopoly"}
 _PIECE = {"build_road": ("roads", "road"), "build_settlement": ("settlements", "settlement"),
-          "build_ship": ("ships", "ship")}
-
-
-def _type_blocked(t: str, state: State, graph: MapGraph, scenario: "Scenario", p: int, h) -> bool:
-    """Whether a part of the engine's own check for ``t`` that reads no parameter of the action fails
-    (no such card playable this turn; no piece left; the cost not in hand): then every candidate of the
-    type fails it too, and trying them one by one would only find the same violation each time. Only
-    for the engine's handlers (a scenario's replacement may rule differently)."""
-    if scenario.handler(t) is not None or h is not HANDLERS.get(t):
-        return False
-    card = _DEV_CARD.get(t)
-    if card is not None:                                        # ``dev.may_play``
-        pl = state.players[p]
-        return state.flags.dev_card_played or pl.dev_cards.get(card, 0) <= 0
-    piece = _PIECE.get(t)
-    if piece is not None:
-        kind, cost = piece
-        pl = state.players[p]
-        if pl.supply.get(kind, 0) <= 0:          # supply_left, checked in set-up and after
-            return True
-        return state.phase == "main" and not _pays(pl.resources, COSTS[cost])   # ``bank.cannot_pay``
-    return False
+          "build_ship": ("ships", "ship"), "build_city": ("cities", "city")}
 
 
 # -- prefilters: the candidates worth judging ----------------------------------------------------------
@@ -537,7 +537,7 @@ def _setup_last_id(state: State, graph: MapGraph) -> Optional[int]:
 
 def _f_settlement(state, graph, scen, p, pos):
     # builder (BASE-COST-3 / set-up order), step, empty land node, distance rule (BASE-BUILD-2), and after
-    # set-up a touch on an own road or ship (BASE-BUILD-3, SEA-012); supply and cost: ``_type_blocked``.
+    # set-up a touch on an own road or ship (BASE-BUILD-3, SEA-012); supply and cost: the type's block.
     if p != state.current_player:
         return []
     if state.phase == "setup":
@@ -572,7 +572,7 @@ def _edge_pieces(type_: str, site_ok: Callable[[int], bool], piece_ids_of: str):
     def gen(state, graph, scen, p, pos):
         # builder, set-up step and the touch on the last settlement (BASE-SETUP-4, SEA-026), or the
         # connection (BASE-BUILD-4/5, SEA-008/009); an empty edge of the right kind (BASE-BUILD-1, SEA-007,
-        # SEA-010); supply and cost: ``_type_blocked``.
+        # SEA-010); supply and cost: the type's block.
         if p != state.current_player:
             return []
         if state.phase == "setup":
@@ -607,13 +607,13 @@ def _f_city(state, graph, scen, p, pos):
 
 
 def _robber_ok(scen: "Scenario", pirate: bool):
-    from .scenarios.base import Scenario
-    from .mapgraph import LAND
+    """The scenario's ``pirate_hex_ok`` / ``robber_hex_ok`` as (state, hex, tile) -> bool (the defaults read
+    the tile's terrain)."""
     if pirate:
-        if type(scen).pirate_hex_ok is Scenario.pirate_hex_ok:
+        if getattr(scen.pirate_hex_ok, "__func__", None) is _BASE_PIRATE_OK:
             return lambda state, h, t: t.terrain == "sea"
         return lambda state, h, t: scen.pirate_hex_ok(state, h)
-    if type(scen).robber_hex_ok is Scenario.robber_hex_ok:
+    if getattr(scen.robber_hex_ok, "__func__", None) is _BASE_ROBBER_OK:
         return lambda state, h, t: t.terrain in LAND
     return lambda state, h, t: scen.robber_hex_ok(state, h)
 
@@ -673,7 +673,7 @@ def _f_maritime(state, graph, scen, p, pos):
         if have < 2:
             continue
         if rates is None:
-            rates = _harbor_rates(state, graph, pos)
+            rates = _harbor_rates(state, graph, pos or _Pos(state, graph, p))
         rate = rates[gr]
         for m in range(1, have // rate + 1):
             for wr in RESOURCES:
@@ -683,18 +683,17 @@ def _f_maritime(state, graph, scen, p, pos):
 
 
 def _harbor_rates(state: State, graph: MapGraph, pos: _Pos) -> dict[str, int]:
-    """``trade.harbor_rates``, read through the player's building ids."""
+    """``trade.harbor_rates``, read from the edges at the player's buildings."""
     rates = {r: 4 for r in RESOURCES}
-    own = pos.building_ids
-    if not own:
+    harbors = state.harbors
+    if not harbors:
         return rates
-    index, ends = graph.edge_index, graph.edge_node_ids
-    for edge, kind in state.harbors.items():
-        eid = index.get(edge)
-        if eid is None:
-            continue
-        a, b = ends[eid]
-        if a in own or b in own:
+    edges, node_edges = graph.edges, graph.node_edge_ids
+    for nid in pos.building_ids:
+        for eid in node_edges[nid]:
+            kind = harbors.get(edges[eid])
+            if kind is None:
+                continue
             if kind == "3:1":
                 for r in rates:
                     if rates[r] > 3:
@@ -702,6 +701,39 @@ def _harbor_rates(state: State, graph: MapGraph, pos: _Pos) -> dict[str, int]:
             else:
                 rates[kind] = 2
     return rates
+
+
+def _domestic_ranges(state: State, p: int) -> list[dict[str, Any]]:
+    """``_range_specs("domestic_trade")`` without ``coins``, as listed (``_range_exact``: every example legal)."""
+    players = state.players
+    hand = players[p].resources
+    mine = dict(hand) if tuple(hand) == RESOURCES else {r: hand.get(r, 0) for r in RESOURCES}
+    held = [r for r in RESOURCES if mine[r] > 0]
+    out: list[dict[str, Any]] = []
+    if not held:
+        return out
+    cp = state.current_player
+    t = "domestic_trade"
+    for q in (range(state.num_players) if p == cp else (cp,)):
+        if q == p:
+            continue
+        res = players[q].resources
+        theirs = dict(res) if tuple(res) == RESOURCES else {r: res.get(r, 0) for r in RESOURCES}
+        for a in held:                      # the first (a, b) in kind order: a held, b theirs, a != b
+            for b in RESOURCES:
+                if b != a and theirs[b] > 0:
+                    break
+            else:
+                continue
+            break
+        else:
+            continue
+        out.append({"type": t, "player": p, "partner": q, "accepted": True,
+                    "give": {"at_least": 1, "at_most": mine}, "get": {"at_least": 1, "at_most": theirs},
+                    "no_type_on_both_sides": True,
+                    "example": {"type": t, "player": p, "partner": q, "give": {a: 1}, "get": {b: 1},
+                                "accepted": True}})
+    return out
 
 
 def _f_buy(state, graph, scen, p, pos):
@@ -712,7 +744,7 @@ def _f_buy(state, graph, scen, p, pos):
 
 
 def _f_monopoly(state, graph, scen, p, pos):
-    return [Action("play_monopoly", p, {"resource": r}) for r in RESOURCES]     # may_play: ``_type_blocked``
+    return [Action("play_monopoly", p, {"resource": r}) for r in RESOURCES]     # may_play: the type's block
 
 
 def _f_roll(state, graph, scen, p, pos):
@@ -724,20 +756,21 @@ def _f_end_turn(state, graph, scen, p, pos):
 
 
 #: Prefilter per action type, and whether it states the engine handler's whole check (given the gate and
-#: ``_type_blocked``), so that with a scenario adding no check its candidates are exactly the legal ones.
-PREFILTERS: dict[str, tuple[Callable, bool]] = {
-    "build_settlement": (_f_settlement, True),
-    "build_road": (_edge_pieces("build_road", frozenset({"land", "coast"}), "road_ids"), True),
-    "build_ship": (_edge_pieces("build_ship", frozenset({"sea", "coast"}), "ship_ids"), False),
-    "build_city": (_f_city, True),
-    "move_robber": (_f_move_robber, True),
-    "move_pirate": (_f_move_pirate, True),
-    "play_knight": (_f_knight, True),
-    "maritime_trade": (_f_maritime, True),
-    "buy_development_card": (_f_buy, True),
-    "play_monopoly": (_f_monopoly, True),
-    "roll": (_f_roll, True),
-    "end_turn": (_f_end_turn, True),
+#: the type's block), so that with a scenario adding no check its candidates are exactly the legal ones.
+PREFILTERS: dict[str, tuple[Callable, bool, bool]] = {
+    # type: (prefilter, exact, whether it reads the player's pieces through a ``_Pos``)
+    "build_settlement": (_f_settlement, True, True),
+    "build_road": (_edge_pieces("build_road", frozenset({"land", "coast"}), "road_ids"), True, True),
+    "build_ship": (_edge_pieces("build_ship", frozenset({"sea", "coast"}), "ship_ids"), False, True),
+    "build_city": (_f_city, True, False),
+    "move_robber": (_f_move_robber, True, True),
+    "move_pirate": (_f_move_pirate, True, True),
+    "play_knight": (_f_knight, True, True),
+    "maritime_trade": (_f_maritime, True, False),
+    "buy_development_card": (_f_buy, True, False),
+    "play_monopoly": (_f_monopoly, True, False),
+    "roll": (_f_roll, True, False),
+    "end_turn": (_f_end_turn, True, False),
 }
 
 
@@ -752,8 +785,8 @@ def _gate_open(state: State, h, player: int) -> bool:
 def _range_exact(t: str, state: State, scenario: "Scenario") -> bool:
     """Whether the example of a range of ``t`` (``_range_specs``) is legal without judging it, for the
     engine's handler and a scenario adding no check: Year of Plenty's example takes what the bank holds
-    (the card itself: ``_type_blocked``); a domestic trade's gives one card held for one the partner holds,
-    of another kind, accepted (strict phases aside)."""
+    (the card itself: the type's block); a domestic trade's gives one card held for one the partner
+    holds, of another kind, accepted (strict phases aside)."""
     if t == "play_year_of_plenty":
         return True
     if t == "domestic_trade":
@@ -791,14 +824,28 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
     extra: dict[str, list[Action]] = {}
     for a in scenario.legal_candidates(state, graph, player):
         extra.setdefault(a.type, []).append(a)
-    plain = type(scenario).check is _BASE_CHECK
+    plain = getattr(scenario.check, "__func__", None) is _BASE_CHECK
     pos: Optional[_Pos] = None
-    for t, h, replaced, blockable in _plan(scenario, state, player):
+    pl = state.players[player]
+    main = state.phase == "main"
+    for t, h, replaced, block, ranged, pf in _plan(scenario, state, player):
         own = replaced is None and t not in extra
-        if t in _RANGE_SET:
-            if prefilter and own and t in _DEV_CARD and _blocked(t, state, player):
-                continue
+        # the type's block: a part of the engine's own check that reads no parameter fails
+        if block is not None and replaced is None and (ranged is False or (prefilter and own)):
+            if block.__class__ is str:                          # ``dev.may_play``
+                if state.flags.dev_card_played or pl.dev_cards.get(block, 0) <= 0:
+                    continue
+            else:
+                supply, cost = block                            # ``placement.supply_left``, ``bank.cannot_pay``
+                if pl.supply.get(supply, 0) <= 0 or (main and not _pays(pl.resources, cost)):
+                    continue
+        if ranged:
             exact = prefilter and own and plain and _range_exact(t, state, scenario)
+            if exact and t == "domestic_trade":
+                specs = _domestic_ranges(state, player)
+                if specs:
+                    out.ranges[t] = specs
+                continue
             for spec, example in _range_specs(t, state, graph, scenario, player):
                 if exact or is_legal(state, example, graph, scenario):
                     # a domestic trade's example holds no default (None) and no coordinate: its JSON form
@@ -807,13 +854,10 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
                           else action_json(example))
                     out.ranges.setdefault(t, []).append({"type": t, "player": player, **spec, "example": ex})
             continue
-        if blockable and replaced is None and _blocked(t, state, player):
-            continue                                            # ``_type_blocked``
-        pf = PREFILTERS.get(t) if prefilter and own else None
-        if pf is not None:
-            if pos is None:
+        if pf is not None and prefilter and own:
+            fn, exact, needs_pos = pf
+            if needs_pos and pos is None:
                 pos = _Pos(state, graph, player)
-            fn, exact = pf
             cands = fn(state, graph, scenario, player, pos)
             if not (exact and plain):
                 cands = [a for a in cands if not check_action(Ctx(state, a, graph, scenario), h)]
@@ -849,19 +893,31 @@ _RANGE_SET = frozenset(RANGE_TYPES)
 _PLANS: dict[tuple, list] = {}
 
 
-def _plan(scenario: "Scenario", state: State, player: int) -> list[tuple[str, Any, Any, bool]]:
-    """(type, handler, the scenario's replacement or None, whether ``_blocked`` may rule it out) for each type of the scenario, in name order,
-    whose gate is open (``referee.gate`` reads only the phase, the handler and the actor). Kept between
-    calls for scenarios that replace no handler (then it depends on the types, the phase and whether
-    ``player`` is the current player alone)."""
+def _entry(t: str, h, replaced) -> tuple:
+    """(type, handler, the scenario's replacement or None, what the type's block reads (a card name, or
+    the supply kind and the cost; only for the engine's own handler), whether it is a range type, its
+    prefilter)."""
+    block: Any = None
+    if h is HANDLERS.get(t):
+        if t in _DEV_CARD:
+            block = _DEV_CARD[t]
+        elif t in _PIECE:
+            block = (_PIECE[t][0], COSTS[_PIECE[t][1]])
+    return t, h, replaced, block, t in _RANGE_SET, PREFILTERS.get(t)
+
+
+def _plan(scenario: "Scenario", state: State, player: int) -> list[tuple]:
+    """``_entry`` for each type of the scenario, in name order, whose gate is open (``referee.gate``
+    reads only the phase, the handler and the actor). Kept between calls for scenarios that replace no
+    handler (then it depends on the types, the phase and whether ``player`` is the current player alone)."""
     types = scenario.action_types()
-    if type(scenario).handler is _BASE_HANDLER:
+    if getattr(scenario.handler, "__func__", None) is _BASE_HANDLER:
         key = (types, state.phase, player == state.current_player)
         plan = _PLANS.get(key)
         if plan is None:
             if len(_PLANS) > 256:
                 _PLANS.clear()
-            plan = _PLANS[key] = [(t, HANDLERS[t], None, t in _DEV_CARD or t in _PIECE) for t in _sorted_types(types)
+            plan = _PLANS[key] = [_entry(t, HANDLERS[t], None) for t in _sorted_types(types)
                                   if t in HANDLERS and _gate_open(state, HANDLERS[t], player)]
         return plan
     plan = []
@@ -869,31 +925,16 @@ def _plan(scenario: "Scenario", state: State, player: int) -> list[tuple[str, An
         replaced = scenario.handler(t)
         h = replaced or HANDLERS.get(t)
         if h is not None and _gate_open(state, h, player):
-            plan.append((t, h, replaced, (t in _DEV_CARD or t in _PIECE) and h is HANDLERS.get(t)))
+            plan.append(_entry(t, h, replaced))
     return plan
-
-
-def _blocked(t: str, state: State, p: int) -> bool:
-    """``_type_blocked`` for a type judged by the engine's own handler."""
-    card = _DEV_CARD.get(t)
-    if card is not None:                                        # ``dev.may_play``
-        return state.flags.dev_card_played or state.players[p].dev_cards.get(card, 0) <= 0
-    piece = _PIECE.get(t)
-    if piece is not None:
-        kind, cost = piece
-        pl = state.players[p]
-        if pl.supply.get(kind, 0) <= 0:                         # supply_left, checked in set-up and after
-            return True
-        return state.phase == "main" and not _pays(pl.resources, COSTS[cost])   # ``bank.cannot_pay``
-    return False
 
 
 def _scenario_defaults():
     from .scenarios.base import Scenario
-    return Scenario.check, Scenario.handler
+    return Scenario.check, Scenario.handler, Scenario.robber_hex_ok, Scenario.pirate_hex_ok
 
 
-_BASE_CHECK, _BASE_HANDLER = _scenario_defaults()
+_BASE_CHECK, _BASE_HANDLER, _BASE_ROBBER_OK, _BASE_PIRATE_OK = _scenario_defaults()
 
 
 __all__ = ["LegalActions", "legal_actions", "violations_of", "is_legal", "players_to_act", "action_json",
