@@ -83,14 +83,14 @@ def test_a_new_game_is_drawn_and_its_verdict_shown(server, browser):
     wait_for(browser, "#scenario option")
     Select(browser.find_element(By.ID, "scenario")).select_by_value("base")
     browser.find_element(By.ID, "newgame").click()
-    board = wait_for(browser, "#board svg polygon.hex")
+    wait_for(browser, "#board svg polygon.hex")
     WebDriverWait(browser, 10).until(lambda d: "Phase" in d.find_element(By.ID, "derived").text)
     assert "setup" in browser.find_element(By.ID, "derived").text
     hexes = browser.find_elements(By.CSS_SELECTOR, "#board svg polygon.hex")
     assert len(hexes) == 37                                   # 19 tiles and the 18 frame hexes
     shot = browser.find_element(By.ID, "board").screenshot_as_png
     assert coloured_share(shot) > 0.3, "the board area is (nearly) blank"
-    assert board.is_displayed()
+    assert browser.find_element(By.CSS_SELECTOR, "#board svg").is_displayed()
 
 
 @needs_browser
@@ -124,3 +124,11 @@ def test_a_state_that_cannot_exist_shows_the_field_at_fault(server, browser):
     browser.find_element(By.ID, "judge").click()
     WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "error").text)
     assert "422" in browser.find_element(By.ID, "error").text
+
+
+@needs_browser
+def test_the_first_load_draws_a_board_to_start_from(server, browser):
+    browser.get(server + "/")
+    wait_for(browser, "#board svg polygon.hex")
+    from selenium.webdriver.common.by import By
+    assert '"phase": "setup"' in browser.find_element(By.ID, "state").get_attribute("value")
