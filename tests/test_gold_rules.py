@@ -207,6 +207,17 @@ def test_domestic_trade_may_include_gold(client):
     assert rules(v) == ["BASE-TRADE-2"]
 
 
+def test_gold_trades_between_two_waiting_players_are_refused_BASE_TRADE_2(client):
+    """BASE-TRADE-2 holds with coins too: non-active players trade only with the active player; and a
+    trade of gold for gold is a like-for-like trade (BASE-TRADE-4)."""
+    st = base_position(hands={1: full(ore=2), 2: full(ore=2)}, gold={0: 5, 1: 5, 2: 5})
+    v = adjudicate(client, st, act("domestic_trade", player=1, partner=2, give={"gold": 1}, get={"ore": 1},
+                                   accepted=True))
+    assert rules(v) == ["BASE-TRADE-2"]
+    v = adjudicate(client, st, act("domestic_trade", partner=1, give={"gold": 1}, get={"gold": 2}, accepted=True))
+    assert rules(v) == ["BASE-TRADE-4"]
+
+
 def test_road_building_still_costs_gold(client):
     """GOLD-019: the free roads of Road Building still cost 1 gold each."""
     st = base_position(gold={0: 2})

@@ -26,7 +26,7 @@ from ..placement import road_connected, road_site
 from ..state import State
 from . import HANDLERS, Handler, handler
 from .dev import dev_wrong_phase, draw_card, may_play, pieces_in_turn, place_free_road, play_card
-from .trade import unaccepted_violation
+from .trade import joined_coins, split_coins, unaccepted_violation
 
 #: The gold part of each cost (GOLD-007..010); the cards are the base costs (BASE-COST-1..3, SEA-006).
 GOLD_COST = {"road": 1, "ship": 1, "settlement": 2, "city": 2}
@@ -293,70 +293,14 @@ def cut_off_violation(cut: tuple[int, int], edge: Edge, path: str) -> Violation:
 
 # -- trades with gold ----------------------------------------------------------------------------------
 
-def _split(cards: dict[str, int]) -> tuple[dict[str, int], int]:
-    res = {r: n for r, n in cards.items() if n and r != "gold"}
-    return res, int(cards.get("gold", 0) or 0)
-
-
-def _joined(cards: dict[str, int], gold: int) -> dict[str, int]:
-    """The inverse of :func:`_split`, for the events: the cards, with ``gold`` when there is any."""
-    return {**cards, **({"gold": gold} if gold else {})}
-
-
-class GoldDomesticTrade:
-    """BASE-TRADE-1..5 with gold on either side in any amount (R-042)."""
-    @staticmethod
-    def check(ctx: Ctx) -> list[Violation]:
-        s, a = ctx.state, ctx.action
-        partner = a.get("partner")
-        give, give_gold = _split(a.get("give"))
-        get, get_gold = _split(a.get("get"))
-        if partner == a.player or not (0 <= partner < s.num_players):
-            return [Violation("BASE-TRADE-2", f"the active player trades with another player; partner {partner} "
-                              "is not one", "/action/partner")]
-        v = unaccepted_violation(ctx)
-        if v:
-            return v
-        if not (give or give_gold) or not (get or get_gold):
-            return [Violation("BASE-TRADE-3", "a domestic trade has at least one card or coin on each side (no gifts)",
-                              "/action/give" if not (give or give_gold) else "/action/get")]
-        same = sorted(set(give) & set(get)) + (["gold"] if give_gold and get_gold else [])
-        if same:
-            return [Violation("BASE-TRADE-4", f"a trade may not exchange a kind for the same kind: {', '.join(same)} "
-                              "is on both sides", "/action/get")]
-        for who, cards, gold, path in ((a.player, give, give_gold, "/action/give"),
-                                       (partner, get, get_gold, "/action/get")):
-            short = shortfall(s.players[who].resources, cards)
-            if gold > s.players[who].gold:
-                short["gold"] = gold - s.players[who].gold
-            if short:
-                return [Violation("BASE-TRADE-2", f"player {who} cannot trade what they do not hold: short of "
-                                  f"{fmt_cards(short)}", path)]
-        return []
-
-    @staticmethod
-    def apply(ctx: Ctx, s: State) -> None:
-        a = ctx.action
-        partner = a.get("partner")
-        give, give_gold = _split(a.get("give"))
-        get, get_gold = _split(a.get("get"))
-        me, other = s.players[a.player], s.players[partner]
-        transfer(s, a.player, partner, give)
-        transfer(s, partner, a.player, get)
-        me.gold += get_gold - give_gold
-        other.gold += give_gold - get_gold
-        ctx.emit("traded", player=a.player, partner=partner, gave=_joined(give, give_gold),
-                 got=_joined(get, get_gold))
-
-
 @handler("gold_trade", {"main"}, not_your_turn="BASE-TRADE-9")
 class GoldTrade:
     """GOLD-016: 2 gold buy 1 resource card; GOLD-018: any 3 resource cards (mixed) buy 1 gold."""
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
         s, a = ctx.state, ctx.action
-        give, give_gold = _split(a.get("give"))
-        get, get_gold = _split(a.get("get"))
+        give, give_gold = split_coins(a.get("give"))
+        get, get_gold = split_coins(a.get("get"))
         p = s.players[a.player]
         if give_gold and not give and get and not get_gold:
             n = sum(get.values())
@@ -387,13 +331,13 @@ class GoldTrade:
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
         a = ctx.action
-        give, give_gold = _split(a.get("give"))
-        get, get_gold = _split(a.get("get"))
+        give, give_gold = split_coins(a.get("give"))
+        get, get_gold = split_coins(a.get("get"))
         pay(s, a.player, give)
         take(s, a.player, get)
         s.players[a.player].gold += get_gold - give_gold
-        ctx.emit("traded", player=a.player, partner="bank", gave=_joined(give, give_gold),
-                 got=_joined(get, get_gold))
+        ctx.emit("traded", player=a.player, partner="bank", gave=joined_coins(give, give_gold),
+                 got=joined_coins(get, get_gold))
 
 
 # -- sailing, loading, unloading (GOLD-023..032, R-031..R-033) --------------------------------------------
@@ -621,9 +565,6 @@ def _replacements() -> dict[str, Handler]:
     rb = base["play_road_building"]
     out["play_road_building"] = Handler(rb.type, rb.phases, PlayGoldRoadBuilding.check, PlayGoldRoadBuilding.apply,
                                         rb.actor, rb.not_your_turn, True, dev_wrong_phase)
-    t = base["domestic_trade"]
-    out["domestic_trade"] = Handler(t.type, t.phases, GoldDomesticTrade.check, GoldDomesticTrade.apply, t.actor,
-                                    t.not_your_turn)
     return out
 
 

@@ -13,6 +13,18 @@ from . import WRONG_PHASE_RULE, handler
 _RESOURCE_SET = frozenset(RESOURCES)
 
 
+def split_coins(cards: dict[str, int], coins: bool = True) -> tuple[dict[str, int], int]:
+    """The cards named (zero counts dropped) and, where the scenario has gold coins, the coins apart."""
+    if not coins:
+        return {r: n for r, n in cards.items() if n}, 0
+    return {r: n for r, n in cards.items() if n and r != "gold"}, int(cards.get("gold", 0) or 0)
+
+
+def joined_coins(cards: dict[str, int], gold: int) -> dict[str, int]:
+    """The inverse of :func:`split_coins`, for the events: the cards, with ``gold`` when there is any."""
+    return {**cards, "gold": gold} if gold else cards
+
+
 def trade_wrong_phase(ctx: Ctx) -> Optional[Violation]:
     """BASE-TRADE-1: trade happens in the active player's turn once the roll is resolved (so not before
     the roll, BASE-TURN-2, nor while discards or the robber are pending); none in set-up (BASE-SETUP-7)."""
@@ -105,13 +117,15 @@ class MaritimeTrade:
 @handler("domestic_trade", {"main"}, actor="trade", wrong_phase=trade_wrong_phase)
 class DomesticTrade:
     """A trade between two players, one of them the active player. Either side may put it forward: a
-    non-active player may propose (or counter-offer) to the active player (BASE-TURN-6)."""
+    non-active player may propose (or counter-offer) to the active player (BASE-TURN-6). In a scenario
+    with gold coins (``Scenario.coins``, GOLD R-042) either side may also hold coins, in any amount."""
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
         s, a = ctx.state, ctx.action
         partner = a.get("partner")
-        give = {r: n for r, n in a.get("give").items() if n}
-        get = {r: n for r, n in a.get("get").items() if n}
+        coins = ctx.scenario.coins
+        give, give_gold = split_coins(a.get("give"), coins)
+        get, get_gold = split_coins(a.get("get"), coins)
         if partner == a.player or not (0 <= partner < s.num_players):
             return [Violation("BASE-TRADE-2", f"a domestic trade is between two players; partner {partner} "
                               "is not another player", "/action/partner")]
@@ -131,17 +145,22 @@ class DomesticTrade:
         v = unaccepted_violation(ctx)
         if v:
             return v
-        if not give or not get:
-            return [Violation("BASE-TRADE-3", "a domestic trade has at least one card on each side (no gifts)",
-                              "/action/give" if not give else "/action/get")]
+        if not (give or give_gold) or not (get or get_gold):
+            return [Violation("BASE-TRADE-3", f"a domestic trade has at least one card{' or coin' if coins else ''} "
+                              "on each side (no gifts)", "/action/get" if give or give_gold else "/action/give")]
         same = [] if give.keys().isdisjoint(get) else sorted(set(give) & set(get))
+        if give_gold and get_gold:
+            same.append("gold")
         if same:
             return [Violation("BASE-TRADE-4", f"a trade may not exchange a resource for the same type: {', '.join(same)} "
                               "is on both sides", "/action/get")]
-        for who, cards, path in ((a.player, give, "/action/give"), (partner, get, "/action/get")):
+        for who, cards, gold, path in ((a.player, give, give_gold, "/action/give"),
+                                       (partner, get, get_gold, "/action/get")):
             short = shortfall(s.players[who].resources, cards)
+            if gold > s.players[who].gold:
+                short["gold"] = gold - s.players[who].gold
             if short:
-                return [Violation("BASE-TRADE-2", f"player {who} cannot trade cards they do not hold: short of "
+                return [Violation("BASE-TRADE-2", f"player {who} cannot trade what they do not hold: short of "
                                   f"{fmt_cards(short)}", path)]
         return []
 
@@ -149,8 +168,13 @@ class DomesticTrade:
     def apply(ctx: Ctx, s: State) -> None:
         a = ctx.action
         partner = a.get("partner")
-        give = {r: n for r, n in a.get("give").items() if n}
-        get = {r: n for r, n in a.get("get").items() if n}
+        coins = ctx.scenario.coins
+        give, give_gold = split_coins(a.get("give"), coins)
+        get, get_gold = split_coins(a.get("get"), coins)
         transfer(s, a.player, partner, give)
         transfer(s, partner, a.player, get)
-        ctx.emit("traded", player=a.player, partner=partner, gave=give, got=get)
+        if give_gold or get_gold:
+            s.players[a.player].gold += get_gold - give_gold
+            s.players[partner].gold += give_gold - get_gold
+        ctx.emit("traded", player=a.player, partner=partner, gave=joined_coins(give, give_gold),
+                 got=joined_coins(get, get_gold))
