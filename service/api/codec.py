@@ -9,6 +9,8 @@ import json
 from collections import Counter
 from typing import Any
 
+import orjson
+
 from ..engine.mapgraph import RESOURCES
 from ..engine.scenarios import get_scenario
 from ..engine.state import DEV_CARDS, SCHEMA_VERSION, Player, Setup, State, Tile, TurnFlags, empty_dev, empty_resources
@@ -199,7 +201,11 @@ def dump_state(s: State, board: Any = None) -> dict[str, Any]:
 # kept, keyed by the hexes and harbours themselves (tiles are immutable), for the answers to splice in.
 _BOARD_TEXT: dict[tuple, str] = {}
 BOARD_TEXTS = 256
-ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode   # answers are trees, never cyclic
+
+
+def ENCODE(value: Any) -> str:
+    """Compact JSON text of an answer (non-ASCII characters as UTF-8, not escaped)."""
+    return orjson.dumps(value).decode()
 
 
 def board_text(s: State) -> str:

@@ -106,6 +106,33 @@ def _with_validators(field: fields.Field, core: Loader) -> Loader:
     return many
 
 
+def _fused(field: fields.Field) -> Loader | None:
+    """One closure for the commonest leaves (a strict int within a range, a string out of a set, a strict
+    boolean, without further validators), where type check and validator would otherwise be two calls."""
+    t, vs = type(field), field.validators
+    if t is own.StrictBool and not vs:
+        return _bool
+    if t is own.StrictInt and len(vs) == 1 and type(vs[0]) is validate.Range \
+            and vs[0].min_inclusive and vs[0].max_inclusive and vs[0].min is not None and vs[0].max is not None:
+        lo, hi = vs[0].min, vs[0].max
+
+        def int_in_range(x):
+            if type(x) is not int or x < lo or x > hi:
+                raise Fallback
+            return x
+        return int_in_range
+    if t is fields.String and len(vs) == 1 and type(vs[0]) is validate.OneOf \
+            and all(type(c) is str for c in vs[0].choices):
+        choices = frozenset(vs[0].choices)
+
+        def string_of(x):
+            if type(x) is not str or x not in choices:
+                raise Fallback
+            return x
+        return string_of
+    return None
+
+
 # -- fields ----------------------------------------------------------------------------------------------
 
 def _strict_int(x: Any) -> int:
@@ -172,14 +199,22 @@ def _core(field: fields.Field) -> Loader:
     return generic
 
 
-def compile_field(field: fields.Field) -> Loader:
-    """The loader of a present value of ``field`` (``null`` included), as ``field.deserialize`` gives it."""
+def _present(field: fields.Field) -> tuple[Loader, bool, bool]:
+    """(the loader of a present, non-null value of ``field``, whether ``null`` is allowed, False), or
+    ``(field.deserialize, True, True)`` for a field with hooks of its own (it judges ``null`` itself)."""
     if getattr(field, "pre_load", None) or getattr(field, "post_load", None):
         def generic(x, _d=field.deserialize):
             return _d(x)
-        return generic
-    core = _with_validators(field, _core(field))
-    if field.allow_none:
+        return generic, True, True
+    return _fused(field) or _with_validators(field, _core(field)), bool(field.allow_none), False
+
+
+def compile_field(field: fields.Field) -> Loader:
+    """The loader of a present value of ``field`` (``null`` included), as ``field.deserialize`` gives it."""
+    core, nullable, hooked = _present(field)
+    if hooked:
+        return core
+    if nullable:
         return lambda x: None if x is None else core(x)
 
     def not_null(x):
@@ -202,8 +237,9 @@ def compile_schema(schema: Schema) -> Loader:
     for name, f in schema.load_fields.items():
         key = f.data_key if f.data_key is not None else name
         default = f.load_default
-        plan.append((key, f.attribute or name, compile_field(f), f.required, default,
-                     callable(default) and default is not MISSING))
+        conv, nullable, hooked = _present(f)
+        plan.append((key, f.attribute or name, conv, f.required, default,
+                     callable(default) and default is not MISSING, nullable, hooked))
     known = frozenset(p[0] for p in plan)
     checks = [getattr(schema, name) for name, _, _ in hooks[VALIDATES_SCHEMA]]
 
@@ -211,13 +247,17 @@ def compile_schema(schema: Schema) -> Loader:
         if type(data) is not dict or not known.issuperset(data):
             raise Fallback   # not an object, or an unknown field
         out = {}
-        for key, attr, conv, required, default, call in plan:
+        for key, attr, conv, required, default, call, nullable, hooked in plan:
             v = data.get(key, MISSING)
             if v is MISSING:
                 if required:
                     raise Fallback
                 if default is not MISSING:
                     out[attr] = default() if call else default
+            elif v is None and not hooked:
+                if not nullable:
+                    raise Fallback
+                out[attr] = None
             else:
                 out[attr] = conv(v)
         for check in checks:
