@@ -60,3 +60,17 @@ def test_texts_the_fast_path_leaves_to_the_strict_parser(raw):
 @pytest.mark.parametrize("raw", [b'{"a": "x y", "b": [1, 2.5, -3]}', b'\n{ "k" :\t"3:1" }\n', '{"é":"€"}'.encode()])
 def test_texts_the_fast_path_reads(raw):
     assert _fast_parse(raw) == _strict_parse(raw)
+
+
+@settings(max_examples=200, deadline=None)
+@given(VALUES)
+def test_answers_are_written_as_the_standard_library_reads_them(value):
+    """``codec.ENCODE`` (orjson, or the standard library for what orjson refuses) gives text that reads
+    back to the value the standard library's own compact encoding gives."""
+    from service.api.codec import ENCODE
+    assert json.loads(ENCODE(value)) == json.loads(json.dumps(value, separators=(",", ":")))
+
+
+def test_answers_with_integer_keys_or_huge_integers_are_still_written():
+    from service.api.codec import ENCODE
+    assert json.loads(ENCODE({1: "a", "n": 2 ** 70, "t": (1, 2)})) == {"1": "a", "n": 2 ** 70, "t": [1, 2]}

@@ -203,9 +203,16 @@ _BOARD_TEXT: dict[tuple, str] = {}
 BOARD_TEXTS = 256
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
+
 def ENCODE(value: Any) -> str:
-    """Compact JSON text of an answer (non-ASCII characters as UTF-8, not escaped)."""
-    return orjson.dumps(value).decode()
+    """Compact JSON text of an answer (non-ASCII characters as UTF-8, not escaped), written in C; a value
+    orjson does not take (a non-string key, an integer past 64 bits) is written by the standard library."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return _COMPACT(value)
 
 
 def board_text(s: State) -> str:

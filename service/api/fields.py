@@ -143,7 +143,7 @@ class Cards(fields.Field):
 
     def __init__(self, allowed: tuple[str, ...] = RESOURCES, fill: bool = True, **kw):
         super().__init__(**kw)
-        self.allowed = allowed
+        self.allowed = tuple(allowed)
         self.fill = fill
         self._names = frozenset(allowed)
 
@@ -154,7 +154,7 @@ class Cards(fields.Field):
                 if type(n) is not int or n < 0 or n > CARD_LIMIT:
                     break
             else:
-                if self.fill:
+                if self.fill and tuple(value) != self.allowed:   # (all kinds, in their order: a plain copy)
                     return {k: value.get(k, 0) for k in self.allowed}
                 return dict(value)
         out = parse_cards(value, self.allowed)

@@ -22,40 +22,47 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
     out: list[tuple[str, str]] = []
     n = state.num_players
     # -- pieces on the board --------------------------------------------------------------------------
+    # (the pointer of a piece is worked out only for a piece at fault)
     for node, (p, kind) in state.buildings.items():
-        ptr = where("cities" if kind == "city" else "settlements", node)
         nid = graph.node_index.get(node)
         if p >= n:
-            out.append((ptr + "/player", f"player {p} does not exist in a {n}-player game"))
+            out.append((where("cities" if kind == "city" else "settlements", node) + "/player",
+                        f"player {p} does not exist in a {n}-player game"))
         elif nid is None or not graph.node_land[nid]:
-            out.append((ptr + "/node", f"{node_str(node)} is not an intersection of a land hex of this board"))
+            out.append((where("cities" if kind == "city" else "settlements", node) + "/node",
+                        f"{node_str(node)} is not an intersection of a land hex of this board"))
         else:
             for m in graph.node_neighbour_ids[nid]:
                 if graph.nodes[m] in state.buildings and graph.nodes[m] < node:
-                    out.append((ptr + "/node", f"buildings on {node_str(node)} and {node_str(graph.nodes[m])} "
+                    out.append((where("cities" if kind == "city" else "settlements", node) + "/node",
+                                f"buildings on {node_str(node)} and {node_str(graph.nodes[m])} "
                                 "are one edge apart, which the distance rule never allows"))
     for kind, pieces in (("roads", state.roads), ("ships", state.ships)):
+        allowed = graph.road_edge if kind == "roads" else graph.ship_edge
         for edge, p in pieces.items():
-            ptr = where(kind, edge)
             eid = graph.edge_index.get(edge)
+            if p < n and eid is not None and allowed(eid):
+                continue
+            ptr = where(kind, edge)
             if p >= n:
                 out.append((ptr + "/player", f"player {p} does not exist in a {n}-player game"))
             elif eid is None:
                 out.append((ptr + "/edge", f"{edge_str(edge)} is not a side shared by two hexes of this board"))
-            elif kind == "roads" and not graph.road_edge(eid):
-                out.append((ptr + "/edge", f"a road cannot lie on {edge_str(edge)}, a {graph.edge_kind[eid]} edge"))
-            elif kind == "ships" and not graph.ship_edge(eid):
-                out.append((ptr + "/edge", f"a ship cannot lie on {edge_str(edge)}, a {graph.edge_kind[eid]} edge"))
+            else:
+                out.append((ptr + "/edge", f"a {kind[:-1]} cannot lie on {edge_str(edge)}, a {graph.edge_kind[eid]} edge"))
     if state.ships and not scenario.ships:
         out.append(("/state/pieces/ships", f"scenario {scenario.id!r} has no ships"))
     # -- supply: pieces on the board + pieces left = the scenario's supply (BASE-COMP-1) ------------------
+    counts = [{"settlements": 0, "cities": 0, "roads": 0, "ships": 0} for _ in state.players]
+    for p, kind in state.buildings.values():
+        if p < n:
+            counts[p]["cities" if kind == "city" else "settlements"] += 1
+    for kind, pieces in (("roads", state.roads), ("ships", state.ships)):
+        for p in pieces.values():
+            if p < n:
+                counts[p][kind] += 1
     for i, pl in enumerate(state.players):
-        on_board = {"settlements": 0, "cities": 0, "roads": 0, "ships": 0}
-        for p, kind in state.buildings.values():
-            if p == i:
-                on_board["cities" if kind == "city" else "settlements"] += 1
-        on_board["roads"] = sum(1 for p in state.roads.values() if p == i)
-        on_board["ships"] = sum(1 for p in state.ships.values() if p == i)
+        on_board = counts[i]
         for kind, k in scenario.pieces_off_grid(state.scenario_state, i).items():
             on_board[kind] = on_board.get(kind, 0) + k
         for kind, total in scenario.supply.items():

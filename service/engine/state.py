@@ -6,7 +6,7 @@ coordinates; derived values (route lengths, VP) are not stored, only history (wh
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 from .geometry import Edge, Hex, Node
 from .mapgraph import RESOURCES
@@ -19,8 +19,9 @@ PIECES = ("settlements", "cities", "roads", "ships")
 PHASES = ("setup", "roll", "discard", "robber", "gold_choice", "main", "game_over")
 
 
-@dataclass(frozen=True, slots=True)
-class Tile:
+class Tile(NamedTuple):
+    """A hex's terrain and number token: immutable, and hashed in C (boards are dictionary keys of
+    per-process caches, hashed on every request)."""
     terrain: str
     number: Optional[int] = None
 
