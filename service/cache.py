@@ -21,13 +21,14 @@ on the critical path for correctness:
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 import threading
 import time
 from collections import OrderedDict
 from typing import Any, Callable, Hashable, Mapping, Optional
+
+import orjson
 
 from .engine.mapgraph import MapGraph, board_key
 
@@ -220,7 +221,7 @@ class GraphCache:
         if raw is None:
             return None, True
         try:
-            g = MapGraph.from_dict(json.loads(raw))
+            g = MapGraph.from_dict(orjson.loads(raw))
             if g.terrain != dict(terrain):
                 raise ValueError("entry is the graph of another board")
         except Exception as e:
@@ -234,7 +235,7 @@ class GraphCache:
             self._count("redis_skipped")
             return
         try:
-            self.redis.set(self.prefix + key, json.dumps(g.to_dict(), separators=(",", ":")), ex=self.ttl)
+            self.redis.set(self.prefix + key, orjson.dumps(g.to_dict()), ex=self.ttl)
         except Exception as e:
             self._redis_failed("set", e)
             return

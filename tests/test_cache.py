@@ -167,3 +167,50 @@ def test_client_has_short_timeouts_and_no_retries():
     with pytest.raises(Exception):
         r.get("k")  # nothing listens on port 1: refused at once, not retried
     assert time.perf_counter() - t < 0.5
+
+
+# -- reading a damaged entry -------------------------------------------------------------------------------
+
+def _damage_paths(d, path=()):
+    """Every place in a to_dict() value: (path, value)."""
+    yield path, d
+    if isinstance(d, dict):
+        for k, v in d.items():
+            yield from _damage_paths(v, path + (k,))
+    elif isinstance(d, list):
+        for i, v in enumerate(d[:3]) if len(d) > 3 else enumerate(d):
+            yield from _damage_paths(v, path + (i,))
+        if len(d) > 3:
+            yield from _damage_paths(d[-1], path + (len(d) - 1,))
+
+
+def _replace(d, path, value):
+    d = json.loads(json.dumps(d))
+    target = d
+    for k in path[:-1]:
+        target = target[k]
+    target[path[-1]] = value
+    return d
+
+
+_SAMPLE = MapGraph.build({(0, 0): "forest", (1, 0): "sea", (0, 1): "hills", (1, -1): "gold", (-1, 0): "frame",
+                          (-1, 1): "pasture", (0, -1): "sea"}).to_dict()
+_DAMAGES = [None, True, -1, 10_000, "x", 1.5, [], {}, [1], ["N"], [0, 0, "Q"]]
+
+
+@pytest.mark.parametrize("path", [p for p, _ in _damage_paths(_SAMPLE) if p and p != ("format",)])
+def test_a_damaged_entry_reads_as_the_graph_or_as_a_value_error(path):
+    """Any one value of an entry replaced by a wrong one: the entry is refused with ValueError (the cache
+    then builds the graph), or, where the replacement is still a consistent graph, reads as exactly that."""
+    for bad in _DAMAGES:
+        damaged = _replace(_SAMPLE, path, bad)
+        try:
+            g = MapGraph.from_dict(damaged)
+        except ValueError:
+            continue
+        assert g.to_dict() == damaged, (path, bad)   # accepted only when it says what it read
+
+
+def test_an_entry_reads_back_to_the_graph_it_was_written_from():
+    g = MapGraph.build(BOARD)
+    assert same_graph(MapGraph.from_dict(json.loads(json.dumps(g.to_dict()))), g)

@@ -1,12 +1,18 @@
-"""Load benchmark: gunicorn (2 workers) on loopback, with no Redis, Redis up and Redis down, side by side.
+"""Load benchmark: gunicorn (2 workers) on loopback, with no Redis, Redis up and Redis down, side by side,
+and the floor: a bare WSGI app under the same gunicorn settings.
 
-    bench/load/run.sh [--duration 5] [--connections 8] [--boards 48] [--generator auto|wrk|python]
+    bench/load/run.sh [--duration 2] [--rounds 7] [--connections 8] [--boards 48] [--mix midgame|setup]
+                      [--l1 N] [--generator auto|wrk|python]
 
-Every run is bounded: each configuration gets ``--duration`` seconds of load (the Python generator also
-stops after ``--max-requests``), servers are started on free 127.0.0.1 ports and stopped at the end.
-"Redis up" uses a private redis-server on a free port (emptied first), "Redis down" points at that port
-after stopping it. Load: POST /v1/adjudicate, each request one of ``--boards`` games (a distinct board
-each), chosen at random. Hit rates come from /metrics (multiprocess mode adds up both workers).
+Every run is bounded: --rounds passes over the configurations, each a window of ``--duration`` seconds
+of load (the Python generator also stops after ``--max-requests``), after a warm-up; servers are started
+on free 127.0.0.1 ports and stopped at the end. All four run at once and take the load in turn, so a
+burst of other work on the machine touches each alike; medians over the windows are reported, and the
+referee's CPU time per request as a multiple of the floor's, a ratio that carries between machines.
+"Redis up" uses a private redis-server on a free port (emptied first), "Redis down" a port where nothing
+answers. Load: POST /v1/adjudicate, each request one of ``--boards`` games (a distinct board each),
+chosen at random. Hit rates come from /metrics (multiprocess mode adds up both workers), over the
+measured windows only.
 """
 from __future__ import annotations
 
@@ -238,29 +244,41 @@ def run_python(port: int, bodies: list[str], duration: float, connections: int, 
             "failed": failed[0], "socket_errors": ""}
 
 
-def cache_figures(metrics: str) -> dict:
+def cache_figures(metrics: str, raw: bool = False) -> dict:
+    """Counters of /metrics (multiprocess mode adds up both workers): lookups by level, Redis errors."""
     def val(pattern: str) -> float:
         m = re.search(pattern, metrics, re.M)
         return float(m.group(1)) if m else 0.0
-    levels = {lv: val(rf'^seafarers_graph_cache_lookups_total\{{level="{lv}"\}} (\S+)') for lv in ("l1", "l2", "computed")}
-    total = sum(levels.values()) or 1.0
-    return {**{f"{k}_rate": v / total for k, v in levels.items()}, "lookups": total,
-            "redis_errors": val(r"^seafarers_redis_errors_total (\S+)"),
-            "redis_skipped": val(r"^seafarers_redis_skipped_total (\S+)")}
+    counts = {lv: val(rf'^seafarers_graph_cache_lookups_total\{{level="{lv}"\}} (\S+)') for lv in ("l1", "l2", "computed")}
+    counts["redis_errors"] = val(r"^seafarers_redis_errors_total (\S+)")
+    counts["redis_skipped"] = val(r"^seafarers_redis_skipped_total (\S+)")
+    return counts if raw else rates(counts)
+
+
+def rates(counts: dict) -> dict:
+    total = sum(counts[lv] for lv in ("l1", "l2", "computed")) or 1.0
+    return {**{f"{lv}_rate": counts[lv] / total for lv in ("l1", "l2", "computed")}, "lookups": total,
+            "redis_errors": counts["redis_errors"], "redis_skipped": counts["redis_skipped"]}
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--duration", type=float, default=5.0, help="seconds of load per configuration (max 60)")
-    ap.add_argument("--warmup", type=float, default=1.0, help="seconds of load before measuring (max 10)")
+    ap.add_argument("--duration", type=float, default=2.0, help="seconds of load per window (max 60)")
+    ap.add_argument("--warmup", type=float, default=2.0, help="seconds of load per server before measuring (max 10)")
     ap.add_argument("--connections", type=int, default=8)
     ap.add_argument("--boards", type=int, default=48, help="distinct boards in the request mix")
     ap.add_argument("--max-requests", type=int, default=200_000, help="cap for the Python generator")
     ap.add_argument("--generator", choices=("auto", "wrk", "python"), default="auto")
-    ap.add_argument("--rounds", type=int, default=3, help="repeat the configurations, report medians (max 5)")
+    ap.add_argument("--rounds", type=int, default=7,
+                    help="passes over the configurations, one window each; medians are reported (max 10)")
+    ap.add_argument("--l1", type=int, default=None,
+                    help="graph LRU size per worker (GRAPH_CACHE_SIZE; default the service's 256): below --boards, "
+                         "lookups miss level 1 and reach Redis (or the computation)")
     ap.add_argument("--mix", choices=("midgame", "setup"), default="midgame",
                     help="positions of seeded random base games and their next action, or new games")
     args = ap.parse_args()
+    if args.l1 is not None:
+        os.environ["GRAPH_CACHE_SIZE"] = str(max(1, args.l1))
     duration, warmup = min(args.duration, 60.0), min(args.warmup, 10.0)
     gen = args.generator
     if gen == "auto":
@@ -285,35 +303,43 @@ def main() -> int:
             return run_wrk(port, bodies_file, lua_file, secs, args.connections)
         return run_python(port, bodies, secs, args.connections, args.max_requests)
 
+    # Every configuration runs at the same time (idle servers cost nothing) and the load goes to each in
+    # turn, one window at a time, for --rounds passes: a burst of other load on the machine then touches
+    # every configuration alike, and the medians and the ratio to the floor hold still from run to run.
     runs: dict[str, list[dict]] = {}
-    redis = Redis(work) if have_redis else None
+    up = Redis(work) if have_redis else None
+    servers: dict[str, Server] = {}
     with open(log_path, "ab") as log:
         try:
-            for rnd in range(1, max(1, min(args.rounds, 5)) + 1):
-                configs = [("floor", None), ("no Redis", None)]
-                if redis:
-                    redis.start()  # empty: "Redis up" starts cold
-                    configs += [("Redis up", f"redis://127.0.0.1:{redis.port}/0"),
-                                ("Redis down", f"redis://127.0.0.1:{redis.port}/0")]
-                for name, url in configs:
-                    if name == "Redis down":
-                        redis.stop()
-                    srv = Server(url, work, log, FLOOR_APP if name == "floor" else "service.api:create_app()")
-                    try:
-                        if warmup >= 1:
-                            load(srv.port, warmup)
-                        cpu0 = srv.cpu_seconds()
-                        res = load(srv.port, duration)
-                        res["cpu_ms"] = (srv.cpu_seconds() - cpu0) * 1000 / max(1, res["requests"])
-                        res.update(cache_figures("" if name == "floor" else srv.metrics()))
-                        runs.setdefault(name, []).append(res)
-                    finally:
-                        srv.stop()
+            servers["floor"] = Server(None, work, log, FLOOR_APP)
+            servers["no Redis"] = Server(None, work, log)
+            if up:
+                up.start()     # empty: "Redis up" starts cold
+                servers["Redis up"] = Server(f"redis://127.0.0.1:{up.port}/0", work, log)
+                # configured, but nothing answers on its port (connections refused; the breaker opens)
+                servers["Redis down"] = Server(f"redis://127.0.0.1:{free_port()}/0", work, log)
+            for srv in servers.values():
+                load(srv.port, max(warmup, 1.0))
+            before = {name: cache_figures("" if name == "floor" else srv.metrics(), raw=True)
+                      for name, srv in servers.items()}
+            for rnd in range(1, max(1, min(args.rounds, 10)) + 1):
+                for name, srv in servers.items():
+                    cpu0 = srv.cpu_seconds()
+                    res = load(srv.port, duration)
+                    res["cpu_ms"] = (srv.cpu_seconds() - cpu0) * 1000 / max(1, res["requests"])
+                    runs.setdefault(name, []).append(res)
                     print(f"  round {rnd} {name}: {res['rps']:.0f} req/s, p99 {res['p99']:.1f} ms, "
-                          f"{res['cpu_ms']:.2f} CPU ms/request", flush=True)
+                          f"{res['cpu_ms']:.3f} CPU ms/request", flush=True)
+            for name, srv in servers.items():
+                after = cache_figures("" if name == "floor" else srv.metrics(), raw=True)
+                delta = {k: after[k] - before[name][k] for k in after}
+                for r in runs[name]:
+                    r.update(rates(delta))
         finally:
-            if redis:
-                redis.stop()
+            for srv in servers.values():
+                srv.stop()
+            if up:
+                up.stop()
     results = {name: {k: (statistics.median(r[k] for r in rs) if not isinstance(rs[0][k], str) else rs[0][k])
                       for k in rs[0]} for name, rs in runs.items()}
 

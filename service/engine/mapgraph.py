@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from itertools import chain, islice
 from typing import Mapping
 
 from .geometry import Edge, Hex, Node, edge_hexes, edge_nodes, hex_corners, hex_sides, node_hexes, node_neighbours
@@ -155,31 +156,102 @@ class MapGraph:
 
     @classmethod
     def from_dict(cls, d: dict) -> "MapGraph":
-        if d.get("format") != GRAPH_FORMAT:
+        """The graph ``to_dict`` wrote, from data that may have been damaged (it comes from a shared
+        cache): every list is checked for shape, element types and index ranges, mostly by C-level
+        passes (``map``, ``set``, ``min``/``max``) so that reading stays well below building. Any
+        mismatch raises ``ValueError`` (the caller then builds the graph instead).
+        """
+        try:
+            return cls._from_dict(d)
+        except (KeyError, TypeError, AttributeError) as e:
+            raise ValueError(f"malformed map graph: {e.__class__.__name__}") from None
+
+    @classmethod
+    def _from_dict(cls, d: dict) -> "MapGraph":
+        if type(d) is not dict or d.get("format") != GRAPH_FORMAT:
             raise ValueError("map graph format mismatch")
         g = cls()
-        g.terrain = {(int(q), int(r)): str(t) for q, r, t in d["terrain"]}
-        g.nodes = [(int(q), int(r), str(c)) for q, r, c in d["nodes"]]
-        g.node_index = {n: i for i, n in enumerate(g.nodes)}
-        g.edges = [(int(q), int(r), str(s)) for q, r, s in d["edges"]]
-        g.edge_index = {e: i for i, e in enumerate(g.edges)}
-        g.edge_kind = [str(k) for k in d["edge_kind"]]
-        g.edge_node_ids = [(int(a), int(b)) for a, b in d["edge_node_ids"]]
-        g.node_edge_ids = [tuple(int(x) for x in xs) for xs in d["node_edge_ids"]]
-        g.node_neighbour_ids = [tuple(int(x) for x in xs) for xs in d["node_neighbour_ids"]]
-        g.node_hexes = [tuple((int(q), int(r)) for q, r in hs) for hs in d["node_hexes"]]
-        g.node_land = [bool(x) for x in d["node_land"]]
-        g.node_water = [bool(x) for x in d["node_water"]]
-        g.hex_node_ids = {(int(q), int(r)): tuple(int(x) for x in ids) for q, r, ids in d["hex_node_ids"]}
-        g.hex_edge_ids = {(int(q), int(r)): tuple(int(x) for x in ids) for q, r, ids in d["hex_edge_ids"]}
-        n, m = len(g.nodes), len(g.edges)
+        terrain, nodes, edges = _rows(d["terrain"], 3), _rows(d["nodes"], 3), _rows(d["edges"], 3)
+        _typed(terrain, (int, int, str))
+        _typed(nodes, (int, int, str), third=_NODE_NAMES)
+        _typed(edges, (int, int, str), third=_EDGE_NAMES)
+        n, m = len(nodes), len(edges)
+        g.terrain = {(q, r): t for q, r, t in terrain}
+        g.nodes = nodes
+        g.node_index = {x: i for i, x in enumerate(nodes)}
+        g.edges = edges
+        g.edge_index = {x: i for i, x in enumerate(edges)}
+        if len(g.terrain) != len(terrain) or len(g.node_index) != n or len(g.edge_index) != m:
+            raise ValueError("map graph names a hex, node or edge twice")
+        kinds = d["edge_kind"]
+        if type(kinds) is not list or not _EDGE_KINDS.issuperset(kinds):
+            raise ValueError("map graph edge kinds are unknown")
+        g.edge_kind = list(kinds)
+        g.edge_node_ids = _ids(_rows(d["edge_node_ids"], 2), n)
+        g.node_edge_ids = _ids(_rows(d["node_edge_ids"]), m)
+        g.node_neighbour_ids = _ids(_rows(d["node_neighbour_ids"]), n)
+        node_hexes = _rows(d["node_hexes"])   # per node, its tiles: checked as one flat list of [q, r]
+        pairs = iter(_typed(_rows(list(chain.from_iterable(node_hexes)), 2), (int, int)))
+        g.node_hexes = [tuple(islice(pairs, k)) for k in map(len, node_hexes)]
+        g.node_land, g.node_water = _flags(d["node_land"]), _flags(d["node_water"])
+        g.hex_node_ids = _hex_ids(d["hex_node_ids"], n)
+        g.hex_edge_ids = _hex_ids(d["hex_edge_ids"], m)
         if not (len(g.edge_kind) == len(g.edge_node_ids) == m and len(g.node_edge_ids) == n
-                and len(g.node_neighbour_ids) == n and len(g.node_hexes) == n and len(g.node_land) == n):
+                and len(g.node_neighbour_ids) == n and len(g.node_hexes) == n and len(g.node_land) == n
+                and len(g.node_water) == n):
             raise ValueError("map graph lists disagree in length")
-        for a, b in g.edge_node_ids:
-            if not (0 <= a < n and 0 <= b < n):
-                raise ValueError("map graph edge refers to a missing node")
         return g
+
+
+_NODE_NAMES = frozenset(("N", "S"))
+_EDGE_NAMES = frozenset(("NE", "E", "SE"))
+_EDGE_KINDS = frozenset(("land", "coast", "sea", "hidden", "lake", "none"))
+
+
+def _rows(rows: list, width: int | None = None) -> list[tuple]:
+    """``rows`` (a list of lists, each ``width`` long when given) as a list of tuples."""
+    if type(rows) is not list or not all(map(list.__instancecheck__, rows)):
+        raise ValueError("map graph rows are not lists")
+    out = list(map(tuple, rows))
+    if width is not None and out and set(map(len, out)) != {width}:
+        raise ValueError(f"map graph rows are not {width} long")
+    return out
+
+
+def _typed(rows: list[tuple], types: tuple[type, ...], third: frozenset | None = None) -> list[tuple]:
+    """Check that column ``i`` of ``rows`` holds exactly ``types[i]`` (and the third, names of ``third``)."""
+    if rows:
+        for column, t in zip(zip(*rows), types):
+            if set(map(type, column)) != {t}:
+                raise ValueError("map graph values have the wrong type")
+        if third is not None and not third.issuperset(next(islice(zip(*rows), 2, None))):
+            raise ValueError("map graph names an unknown corner or side")
+    return rows
+
+
+def _ids(rows: list[tuple], limit: int) -> list[tuple[int, ...]]:
+    """Rows of indices, each an int in ``range(limit)``."""
+    flat = list(chain.from_iterable(rows))
+    if flat and (set(map(type, flat)) != {int} or min(flat) < 0 or max(flat) >= limit):
+        raise ValueError("map graph index out of range")
+    return rows
+
+
+def _flags(values: list) -> list[bool]:
+    if type(values) is not list or (values and set(map(type, values)) != {bool}):
+        raise ValueError("map graph flags are not booleans")
+    return list(values)
+
+
+def _hex_ids(rows: list, limit: int) -> dict[Hex, tuple[int, ...]]:
+    """``[[q, r, [ids]]]`` -> ``{(q, r): (ids)}``."""
+    rows = _rows(rows, 3)
+    _typed(rows, (int, int, list))
+    out = {(q, r): tuple(ids) for q, r, ids in rows}
+    _ids(list(out.values()), limit)
+    if len(out) != len(rows):
+        raise ValueError("map graph names a hex twice")
+    return out
 
 
 def _edge_kind(a: str, b: str) -> str:
