@@ -30,7 +30,10 @@ import re
 import sys
 import time
 import uuid
+from itertools import islice
 from typing import Any, Optional
+
+import orjson
 
 from flask import Blueprint, Flask, Response, current_app, g, has_request_context, request
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -62,6 +65,7 @@ def _incoming_id() -> str:
 # -- JSON logs -------------------------------------------------------------------------------------------
 
 _STD_ATTRS = frozenset(vars(logging.LogRecord("x", 0, "x", 0, "x", None, None))) | {"message", "asctime"}
+_INIT_ATTRS = len(vars(logging.LogRecord("x", 0, "x", 0, "x", None, None)))   # set by LogRecord.__init__
 
 
 class JsonFormatter(logging.Formatter):
@@ -77,21 +81,26 @@ class JsonFormatter(logging.Formatter):
         return f"{last[1]}.{int(record.msecs):03d}Z"
 
     def format(self, record: logging.LogRecord) -> str:
+        d = record.__dict__
         out: dict[str, Any] = {
             "ts": self._timestamp(record),
             "level": record.levelname.lower(),
             "logger": record.name,
             "msg": record.getMessage(),
         }
-        rid = getattr(record, "request_id", None) or request_id()
+        rid = d.get("request_id") or request_id()
         if rid:
             out["request_id"] = rid
-        for k, v in record.__dict__.items():
+        # extra fields come after the attributes every record is made with: look at those only
+        for k, v in islice(d.items(), _INIT_ATTRS, None) if len(d) > _INIT_ATTRS else ():
             if k not in _STD_ATTRS and k not in out and not k.startswith("_"):
                 out[k] = v if isinstance(v, (str, int, float, bool, type(None))) else str(v)
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
-        return json.dumps(out, separators=(",", ":"))
+        try:
+            return orjson.dumps(out).decode()
+        except TypeError:   # an int past 64 bits, say
+            return json.dumps(out, separators=(",", ":"))
 
 
 class _StderrHandler(logging.StreamHandler):
@@ -184,10 +193,10 @@ def _after(resp: Response) -> Response:
     endpoint = rule.rule if rule is not None else "unmatched"
     current_app.extensions["metrics"].served(endpoint, request.method, resp.status_code, elapsed)
     level = logging.DEBUG if endpoint in QUIET_ENDPOINTS else logging.INFO
-    if access_log.isEnabledFor(level):
-        access_log.log(level, "request", extra={
+    if access_log.isEnabledFor(level):   # (made directly: the caller is known, no stack walk to find it)
+        access_log.handle(access_log.makeRecord(access_log.name, level, __file__, 0, "request", None, None, extra={
             "request_id": rid, "method": request.method, "path": request.path, "endpoint": endpoint,
-            "status": resp.status_code, "duration_ms": round(elapsed * 1000, 3)})
+            "status": resp.status_code, "duration_ms": round(elapsed * 1000, 3)}))
     return resp
 
 
