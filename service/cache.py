@@ -192,7 +192,7 @@ class GraphCache:
         if g is not None:
             self._count("l1_hit")
             return g
-        key = board_key(terrain)
+        key = board_key(terrain) if self.redis is not None else ""
         g, redis_ok = self._redis_get(key, terrain)
         if g is not None:
             self._count("l2_hit")
