@@ -18,6 +18,7 @@ from typing import Callable, Iterable, Optional
 
 from ..core import Violation
 from ..geometry import Edge, Hex, Node, edge_hexes, hex_corners, hex_neighbours, node_hexes
+from ..rng import Rng
 from ..state import State, Tile
 from .mapdata import PRODUCING
 
@@ -132,3 +133,52 @@ def settle_tokens(state: State, mainland: set[Hex], action, draw: Optional[Calla
         return moves, [Violation("SC11-009", f"token_from names {len(choices)} more hex(es) than this placement "
                                  f"moves mainland tokens ({used})", "/action/token_from")]
     return moves, []
+
+
+def seeded_draw(state: State) -> Callable[[list[int]], int]:
+    """R-063's blind draw from the reserve, taken from the state's seeded generator: judging an action
+    (``check``), listing it and applying it (``after_action``) all see the same tokens drawn, so a
+    ``token_from`` choice is judged against the board it will meet."""
+    rng = Rng(state.rng_seed, state.rng_counter)
+    return lambda pile: rng.below(len(pile))
+
+
+def token_choices(state: State, mainland: set[Hex], action) -> list[list[Hex]]:
+    """Every ``token_from`` the placer may name for ``action`` (SC11-009..013): one list per way of
+    choosing, in trigger order, a source for each token taken from the mainland, each source allowed on
+    the board the earlier moves (and the reserve's seeded draws) leave. ``[]`` when the action moves no
+    mainland token.
+
+    Draws from the reserve all come before the first mainland move (the reserve never refills), so
+    they are the same in every branch and one generator serves the whole walk."""
+    edges = placed_edges(action)
+    draw = seeded_draw(state)
+    out: list[list[Hex]] = []
+
+    def walk(k: int, dests: list[Hex], hexes: dict[Hex, Tile], reserve: list[int], chosen: list[Hex]) -> None:
+        while True:
+            if not dests:
+                if k == len(edges):
+                    if chosen:
+                        out.append(chosen)
+                    return
+                dests, k = triggered(hexes, mainland, edges[k]), k + 1
+                continue
+            dest, dests = dests[0], dests[1:]
+            terrain = hexes[dest].terrain
+            if reserve:                                   # SC11-008: a blind draw, no choice
+                reserve = list(reserve)
+                hexes = {**hexes, dest: Tile(terrain, reserve.pop(draw(reserve)))}
+                continue
+            cands, _, _ = candidates(hexes, mainland, state.buildings, action.player, dest)
+            if not cands:                                 # nothing may move here: the hex stays blank
+                continue
+            for src in cands:                             # SC11-009: one branch per allowed source
+                h2 = dict(hexes)
+                h2[dest] = Tile(terrain, h2[src].number)
+                h2[src] = Tile(h2[src].terrain, None)
+                walk(k, dests, h2, reserve, chosen + [src])
+            return
+
+    walk(0, [], state.hexes, list(state.scenario_state.get("token_pile") or []), [])
+    return out

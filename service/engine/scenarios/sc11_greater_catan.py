@@ -23,7 +23,7 @@ from ..geometry import canonical_edge, hex_neighbours, node_str
 from ..rng import Rng
 from ..state import State
 from ._sc_common import node_regions, player_count_problems, regions, spec_regions, violation
-from ._sc_tokens import placed_edges, settle_tokens
+from ._sc_tokens import placed_edges, seeded_draw, settle_tokens
 from .base import BASE_TERRAINS, BASE_TOKENS, ring
 from .components import as_list, counts, harbor_row, hex_row, token_row
 from .mapdata import MappedScenario, MapSpec
@@ -101,34 +101,33 @@ class GreaterCatan(MappedScenario, Seafarers):
             if "mainland" not in node_regions(node, regions(s, spec_regions(SC11_MAP))):
                 return violation("SC11-007", f"both starting settlements go on the mainland; {node_str(node)} "
                                  "does not touch it")
-        if placed_edges(a):
-            _, problems = settle_tokens(s, self.mainland(s), a, None)
+        if placed_edges(a):   # judged with the draws after_action will make (the seeded generator)
+            _, problems = settle_tokens(s, self.mainland(s), a, seeded_draw(s))
             return problems
         return []
 
     def legal_candidates(self, state: State, graph, player: int) -> list:
-        """With the reserve empty, each allowed mainland source of a triggered token (``token_from``) makes
-        its own action: every road/ship placement or ship move triggering one, once per source of the first
-        triggered hex (a later one takes its default source)."""
-        if state.scenario_state.get("token_pile") or state.phase not in ("setup", "main") \
-                or player != state.current_player:
+        """Once mainland tokens move (the reserve empty, or emptied by the placement itself), every way of
+        naming their sources (``token_from``, :func:`token_choices`) makes its own action: for every road or
+        ship placement, ship move and Road Building that moves one (the action without ``token_from``,
+        taking the first allowed source each time, is listed by the engine as well)."""
+        if state.phase not in ("setup", "main") or player != state.current_player \
+                or len(state.scenario_state.get("token_pile") or []) >= 4:   # (one action triggers at most 4)
             return []
         from ..core import Action
         from ..legal import CANDIDATES
-        from ._sc_tokens import candidates, triggered
+        from ._sc_tokens import token_choices, triggered
         mainland = self.mainland(state)
+        types = [t for t in ("build_road", "build_ship", "move_ship") if t in self.action_types()]
+        pl = state.players[player]
+        if pl.dev_cards.get("road_building", 0) > 0 and not state.flags.dev_card_played:
+            types.append("play_road_building")
         out = []
-        sources: dict = {}
-        for t in ("build_road", "build_ship", "move_ship"):
-            if t not in self.action_types():
-                continue
+        for t in types:
             for a in CANDIDATES[t](state, graph, self, player):
-                dests = [d for e in placed_edges(a) for d in triggered(state.hexes, mainland, e)]
-                if not dests:
-                    continue
-                if dests[0] not in sources:
-                    sources[dests[0]] = candidates(state.hexes, mainland, state.buildings, player, dests[0])[0]
-                out += [Action(t, player, {**a.params, "token_from": [src]}) for src in sources[dests[0]]]
+                if any(triggered(state.hexes, mainland, e) for e in placed_edges(a)):
+                    out += [Action(t, player, {**a.params, "token_from": list(choice)})
+                            for choice in token_choices(state, mainland, a)]
         return out
 
     def after_action(self, ctx: Ctx, s: State) -> None:
