@@ -542,3 +542,21 @@ def test_hexes_helper_board_is_accepted(client):
 def test_a_bad_query_flag_is_a_400(client, query):
     body = problem(client.post(f"/v1/adjudicate?{query}", json=_a_request()), 400)
     assert "explain" in body["detail"]
+
+
+# -- options of the tools are JSON booleans and numbers, never look-alikes -------------------------------
+
+_NEW_GAME = {"players": 3, "scenario": "base", "seed": 7}
+
+
+@pytest.mark.parametrize("path, body, pointer", [
+    ("/v1/replay", {"new_game": _NEW_GAME, "actions": [], "derived": 0}, "/derived"),
+    ("/v1/replay", {"new_game": _NEW_GAME, "actions": [], "events": "true"}, "/events"),
+    ("/v1/render", {"state": None, "frame": 0}, "/frame"),
+    ("/v1/render", {"state": None, "coords": "yes"}, "/coords"),
+    ("/v1/render", {"state": None, "size": "30"}, "/size"),
+    ("/v1/render", {"state": None, "size": True}, "/size"),
+])
+def test_tool_options_take_only_json_booleans_and_numbers(client, path, body, pointer):
+    """A 0, "true" or "30" where the contract says boolean or number is refused, never read as one."""
+    problem(post(client, body, path), 422, pointer)

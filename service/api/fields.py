@@ -210,6 +210,15 @@ class StrictBool(fields.Boolean):
         return value
 
 
+class StrictNumber(fields.Float):
+    """A JSON number (not a string spelling one, not ``true``), finite, as a float."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) not in (int, float):
+            raise ValidationError("must be a number")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 class BoundedList(fields.List):
     """A list whose length is checked before its items are (a huge list costs nothing to refuse)."""
 

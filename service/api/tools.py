@@ -17,6 +17,7 @@ from ..engine.scenarios import SCENARIOS, get_scenario
 from .body import read_json
 from .errors import Problem
 from .replay import DIGESTS, ON_ILLEGAL, replay, replay_json
+from .fields import StrictBool, StrictNumber
 from .schemas import StrictInt, pointerize
 from .service import invalid, parse_action, parse_state
 
@@ -39,11 +40,6 @@ def load(schema: Schema, data: Any) -> dict:
         raise invalid(pointerize(e.messages, "")) from None
 
 
-def flag(name: str) -> bool:
-    """A boolean query parameter: ``?explain=true`` (also 1/yes)."""
-    return request.args.get(name, "").lower() in ("1", "true", "yes")
-
-
 class NewGameSpec(Schema):
     class Meta:
         unknown = RAISE
@@ -64,8 +60,8 @@ class ReplayRequest(Schema):
     actions = fields.List(fields.Raw(), required=True, validate=validate.Length(max=MAX_REPLAY_ACTIONS))
     on_illegal = fields.String(load_default="stop", validate=validate.OneOf(ON_ILLEGAL))
     digests = fields.String(load_default="each", validate=validate.OneOf(DIGESTS))
-    events = fields.Boolean(load_default=False)
-    derived = fields.Boolean(load_default=True)
+    events = StrictBool(load_default=False)
+    derived = StrictBool(load_default=True)
 
 
 def start_state(req: dict):
@@ -132,9 +128,9 @@ class RenderRequest(Schema):
     action = fields.Raw(load_default=None, allow_none=True)
     highlight = fields.Nested(Highlight, load_default=None, allow_none=True)
     format = fields.String(load_default="svg", validate=validate.OneOf(("svg", "png")))
-    size = fields.Float(load_default=30.0, validate=validate.Range(8, 80))
-    coords = fields.Boolean(load_default=False)
-    frame = fields.Boolean(load_default=True)
+    size = StrictNumber(load_default=30.0, validate=validate.Range(8, 80))
+    coords = StrictBool(load_default=False)
+    frame = StrictBool(load_default=True)
 
 
 def _kind(v: Any) -> str:
