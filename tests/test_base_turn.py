@@ -28,6 +28,24 @@ def test_the_production_roll_is_made_exactly_once_per_turn_BASE_TURN_1(client):
     assert rules(again) == ["BASE-TURN-1"]
 
 
+def test_a_posted_rolled_flag_must_agree_with_the_phase_BASE_TURN_1(client):
+    """BASE-TURN-1: one roll a turn, and the roll is what leaves the roll phase, so a posted
+    ``turn_flags.rolled`` that contradicts the phase is a 422 naming it (never silently kept or fixed);
+    left out it follows from the phase, and game_over takes either."""
+    for phase, rolled in (("roll", True), ("setup", True), ("main", False), ("discard", False),
+                          ("robber", False), ("gold_choice", False)):
+        st = state(board(), phase=phase, turn_flags={"rolled": rolled})
+        r = client.post("/v1/adjudicate", json={"state": st, "action": None})
+        assert r.status_code == 422, (phase, rolled)
+        errors = {e["pointer"]: e["detail"] for e in r.get_json()["errors"]}
+        assert "BASE-TURN-1" in errors["/state/turn_flags/rolled"], (phase, errors)
+    for phase, rolled in (("roll", False), ("main", True), ("main", None)):
+        st = state(board(), phase=phase, turn_flags={"rolled": rolled})
+        assert adjudicate(client, st, None)["legal"]
+    v = adjudicate(client, state(board(), phase="roll"), {"type": "roll", "player": 0, "dice": [1, 2]})
+    assert v["state"]["turn_flags"]["rolled"] is True and v["state"]["phase"] == "main"
+
+
 def test_play_passes_clockwise_to_the_next_seat_and_wraps_BASE_TURN_1(client):
     """Play passes clockwise to the next seat and wraps (BASE-TURN-1)."""
     st = state(board(), players=3, current=2, turn=7)

@@ -51,7 +51,7 @@ def position(players: int = 4, *, settlements=(), cities=(), roads=(), ships=(),
     ss.update(scen)
     st["phase"], st["current_player"], st["turn"] = phase, current, 5
     st["setup"] = {"round": 1, "step": "settlement", "last_settlement": None}
-    st["turn_flags"] = {"rolled": phase != "roll"}
+    st["turn_flags"] = {"rolled": phase not in ("setup", "roll")}
     return st
 
 

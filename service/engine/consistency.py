@@ -17,6 +17,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 Where = Callable[[str, tuple], str]
 
+#: Phases a turn reaches only through its roll (BASE-TURN-1): the 7 procedure, gold picks, the main phase.
+AFTER_ROLL = frozenset(("discard", "robber", "gold_choice", "main"))
+
 
 def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Where) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
@@ -106,6 +109,14 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
         for p in pend:
             if p >= n:
                 out.append((f"/state/{name}/{p}", f"player {p} does not exist"))
+    # BASE-TURN-1: the dice are rolled exactly once a turn, and the roll is what leaves the roll phase
+    # (a knight before the roll moves the robber without a robber phase); game_over may follow either.
+    if state.phase in ("setup", "roll") and state.flags.rolled:
+        out.append(("/state/turn_flags/rolled", f"in phase {state.phase!r} the dice are not rolled yet this turn "
+                    "(BASE-TURN-1); leave rolled out or false"))
+    elif state.phase in AFTER_ROLL and not state.flags.rolled:
+        out.append(("/state/turn_flags/rolled", f"phase {state.phase!r} comes only after this turn's roll "
+                    "(BASE-TURN-1); leave rolled out or true"))
     if state.pending_discards and state.phase != "discard":
         out.append(("/state/pending_discards", "discards are owed only in the discard phase"))
     if state.phase == "discard" and not state.pending_discards:
