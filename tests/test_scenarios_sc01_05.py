@@ -348,3 +348,18 @@ def test_without_piles_the_outcome_is_drawn_from_the_seed(client):
 
 def test_every_scenario_1_to_5_is_registered():
     assert {"SC01", "SC02", "SC03", "SC04", "SC05"} <= set(SCENARIOS)
+
+
+def test_a_reveal_leaves_the_posted_board_as_it_was():
+    """A state and its copies share the board (``State.copy``); a reveal (SC04-005, R-006) gives the new
+    state a board of its own and leaves the posted state's hexes, and the map graph it was judged on, as
+    they were."""
+    from service.api.service import parse_state
+    from service.cache import GraphCache
+    st, graph = parse_state(example("oceans-01"), GraphCache())
+    before = dict(st.hexes)
+    v = adjudicate(st, Action("build_ship", 0, {"edge": (1, 1, "NE")}), graph, get_scenario(st.scenario))
+    assert v.legal and v.graph is not graph
+    assert st.hexes == before and st.hexes[(2, 1)].terrain == "unknown"
+    assert v.state.hexes[(2, 1)].terrain == "mountains" and v.state.hexes is not st.hexes
+    assert graph.terrain[(2, 1)] == "unknown"

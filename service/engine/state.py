@@ -120,15 +120,17 @@ class State:
         return len(self.players)
 
     def copy(self) -> "State":
-        """A new state sharing nothing mutable with this one (hexes are immutable tiles).
+        """A new state sharing nothing it may change with this one: the board (``hexes``, ``harbors``) is
+        shared, and code that changes a board assigns a new dict to ``s.hexes`` / ``s.harbors``, never
+        writes into the one it holds (tiles themselves are immutable).
 
         Built field by field rather than with ``dataclasses.replace`` (which goes through ``__init__``
         with keyword arguments): it runs on every adjudication. ``_COPIED`` below is checked against the
         dataclass fields at import, so a new field cannot be left out."""
         new = _new(State)
         new.scenario = self.scenario
-        new.hexes = dict(self.hexes)
-        new.harbors = dict(self.harbors)
+        new.hexes = self.hexes              # shared: the board changes rarely, and then by a new dict
+        new.harbors = self.harbors
         new.players = [p.copy() for p in self.players]
         new.buildings = dict(self.buildings)
         new.roads = dict(self.roads)
@@ -140,8 +142,9 @@ class State:
         new.phase = self.phase
         new.current_player = self.current_player
         new.turn = self.turn
-        st = self.setup
-        new.setup = Setup(st.round, st.step, st.last_settlement)
+        st, setup = self.setup, _new(Setup)
+        setup.round, setup.step, setup.last_settlement = st.round, st.step, st.last_settlement
+        new.setup = setup
         new.flags = self.flags.copy()
         new.last_roll = self.last_roll
         new.pending_discards = dict(self.pending_discards)
@@ -175,6 +178,7 @@ _COPIED = ("scenario", "hexes", "harbors", "players", "buildings", "roads", "shi
 assert set(_COPIED) == {f.name for f in fields(State)}, "State.copy() must copy every field"
 assert {f.name for f in fields(Player)} == {"resources", "dev_cards", "dev_cards_new", "dev_cards_played", "supply",
                                             "svp", "gold"}, "Player.copy() must copy every field"
+assert {f.name for f in fields(Setup)} == {"round", "step", "last_settlement"}, "State.copy() must copy every Setup field"
 assert {f.name for f in fields(TurnFlags)} == {"rolled", "dev_card_played", "ship_moved", "ships_built",
                                                "built"}, "TurnFlags.copy() must copy every field"
 

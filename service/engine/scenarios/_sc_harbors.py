@@ -80,8 +80,7 @@ def make_handler(rule: str) -> Handler:
             rng = Rng(s.rng_seed, s.rng_counter)
             kinds = rng.shuffle(sorted(ss.get("harbor_pile") or []))
             s.rng_counter = rng.counter
-            for e, k in zip(slots, kinds):
-                s.harbors[(int(e[0]), int(e[1]), str(e[2]))] = k
+            s.harbors = {**s.harbors, **{(int(e[0]), int(e[1]), str(e[2])): k for e, k in zip(slots, kinds)}}
             ss["harbor_pile"] = []
             ss["harbor_slots"] = []
             s.current_player = placer(s, 0)

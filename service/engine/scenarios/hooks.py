@@ -305,7 +305,7 @@ def explore(ctx: Ctx, s: State, hidden: Optional[Mapping[str, Any]], rules: Mapp
                 number = _draw(pool_tokens, rng)
         if terrain not in LAND or terrain == "desert":
             number = None
-        s.hexes[h] = Tile(terrain, number)
+        s.hexes = {**s.hexes, h: Tile(terrain, number)}   # (a new dict: copies of a state share the board)
         ctx.board_changed = True
         ss.setdefault("revealed", []).append([h[0], h[1], terrain, number])
         reward: dict[str, int] = {}
