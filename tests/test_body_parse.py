@@ -74,3 +74,17 @@ def test_answers_are_written_as_the_standard_library_reads_them(value):
 def test_answers_with_integer_keys_or_huge_integers_are_still_written():
     from service.api.codec import ENCODE
     assert json.loads(ENCODE({1: "a", "n": 2 ** 70, "t": (1, 2)})) == {"1": "a", "n": 2 ** 70, "t": [1, 2]}
+
+
+@pytest.mark.parametrize("raw", [b'{"a": "\\ud800"}', b'{"\\udc00": 1}', b'["x\\uD83Cy"]', b'[{"k": ["\\udfff"]}]'])
+def test_an_unpaired_surrogate_is_refused(raw):
+    """A string no UTF-8 text can carry (I-JSON, RFC 7493) is refused at the door, not left to fail when
+    an answer or a replay digest is written."""
+    assert _fast_parse(raw) is None
+    with pytest.raises(ValueError, match="unpaired UTF-16 surrogate"):
+        _strict_parse(raw)
+
+
+@pytest.mark.parametrize("raw, value", [(b'["\\ud83c\\udfb2"]', ["\U0001F3B2"]), (b'["\\\\ud800"]', ["\\ud800"])])
+def test_a_surrogate_pair_or_an_escaped_backslash_is_fine(raw, value):
+    assert _strict_parse(raw) == value

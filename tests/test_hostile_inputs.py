@@ -149,6 +149,8 @@ _SEMANTIC = [
     ("scenario with a zero-width space", _set(["scenario"], "base\u200b")),
     ("scenario with an RTL override", _set(["scenario"], "\u202eesab")),
     ("scenario as a lone surrogate", _set(["scenario"], "\ud800")),
+    ("lone surrogate in scenario_state", _set(["scenario_state"], {"note": "x\udc00y"})),
+    ("lone surrogate as an option key", _set(["options"], {"\ud800": True})),
     ("phase that does not exist", _set(["phase"], "\U0001F3B2")),
     ("players: none", _set(["players"], [])),
     ("players: 1000", lambda st: st.update(players=[st["players"][0]] * 1000)),

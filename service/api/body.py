@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any
 
@@ -107,10 +108,38 @@ def _fast_parse(raw: bytes) -> Any:
     return data if same else None
 
 
+# An escaped UTF-16 surrogate (\uD800-\uDFFF): paired, it is one character; alone, a string no UTF-8 text
+# can carry (I-JSON, RFC 7493 2.1), which every answer and digest would later fail to write.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _lone_surrogate(v: Any) -> str | None:
+    """The first string (key or value) of ``v`` holding an unpaired surrogate, else None."""
+    stack = [v]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            stack.extend(x.keys())
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+        elif isinstance(x, str):
+            try:
+                x.encode("utf-8")
+            except UnicodeEncodeError:
+                return x
+    return None
+
+
 def _strict_parse(raw: bytes) -> Any:
     text = raw.decode("utf-8")
-    return json.loads(text, parse_constant=_no_constants, parse_float=_finite_float,
+    data = json.loads(text, parse_constant=_no_constants, parse_float=_finite_float,
                       object_pairs_hook=_no_duplicates)
+    if _SURROGATE_ESCAPE.search(raw):
+        bad = _lone_surrogate(data)
+        if bad is not None:
+            raise ValueError(f"the string {bad[:40]!r} holds an unpaired UTF-16 surrogate (not Unicode text)")
+    return data
 
 
 def read_json(request: Request, max_bytes: int) -> Any:
