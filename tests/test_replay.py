@@ -145,3 +145,28 @@ def test_thousands_of_actions_fit_the_replay_body_limit(client, game):
     assert r.status_code == 200 and r.get_json()["judged"] >= 500
     assert spec()["paths"]["/v1/replay"]["post"]["x-max-body-bytes"] == DEFAULT_REPLAY_MAX_BODY
     assert spec()["components"]["schemas"]["ReplayRequest"]["properties"]["actions"]["maxItems"] == MAX_REPLAY_ACTIONS
+
+
+def _stdlib_text(state):
+    return json.dumps(dump_state(state), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+@pytest.mark.parametrize("sid, players", [("base", 4), ("SC04", 3), ("SC11", 4), ("GOLD", 4), ("SC08", 3)])
+def test_the_canonical_text_is_the_standard_librarys_byte_for_byte(sid, players):
+    """Digests are the SHA-256 of one canonical text; however it is written (orjson where it gives the
+    same bytes), it is the standard library's ``json.dumps(..., sort_keys=True, ensure_ascii=False)``."""
+    from service.engine.selfplay import play_game
+    seen = []
+    play_game(sid, players, 5, max_actions=80, check=False, on_step=lambda s, a, v: seen.append(v.state or s))
+    assert seen
+    for s in seen[::7] + seen[-1:]:
+        assert canonical_json(s) == _stdlib_text(s)
+
+
+def test_free_form_floats_and_unicode_keep_the_standard_librarys_text(game):
+    s = game[1][60].copy()
+    s.scenario_state = {"z": 1e16, "é": ["\u2028", "\U0001F3B2", 0.1], "a": -0.0}
+    s.options = {"note": "\x7f\x1f"}
+    assert canonical_json(s) == _stdlib_text(s)
+    s.scenario_state = {"ünï": "\u0000\u001f\"\\", "A": [True, None, 2 ** 63 - 1]}
+    assert canonical_json(s) == _stdlib_text(s)

@@ -13,6 +13,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+import orjson
+
 from ..engine.core import Action
 from ..engine.derive import derive
 from ..engine.mapgraph import MapGraph
@@ -30,11 +32,38 @@ _BOARD_TEXT: dict[tuple, str] = {}
 
 
 def canonical_json(state: State) -> str:
-    """The state's canonical JSON: ``dump_state`` with sorted keys and no whitespace.
+    """The state's canonical JSON: ``dump_state`` with sorted keys and no whitespace, byte for byte
+    ``json.dumps(dump_state(s), sort_keys=True, separators=(",", ":"), ensure_ascii=False)``.
 
-    The board's text is kept between calls (a replay rarely changes the board), and spliced in where a
-    marker stands for it; the result is byte for byte ``json.dumps(dump_state(s), sort_keys=True, ...)``."""
+    Written by orjson, whose text is that one for every value a state holds (strings are escaped alike,
+    keys sorted by code point) except floats (``1e+16`` against ``1e16``): a state whose free-form
+    parts (``scenario_state``, ``options``) hold a float, or anything orjson refuses, is written by the
+    standard library (``tests/test_replay.py`` holds the two to the same bytes)."""
     d = dump_state(state)
+    if not (_has_float(state.scenario_state) or _has_float(state.options)):
+        try:
+            return orjson.dumps(d, option=orjson.OPT_SORT_KEYS).decode()
+        except TypeError:
+            pass
+    return _stdlib_canonical(state, d)
+
+
+def _has_float(v: Any) -> bool:
+    stack = [v]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, float):
+            return True
+        if isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
+    return False
+
+
+def _stdlib_canonical(state: State, d: dict) -> str:
+    """``canonical_json`` by the standard library; the board's text is kept between calls (a replay
+    rarely changes the board) and spliced in where a marker stands for it."""
     key = (tuple(state.hexes.items()), tuple(state.harbors.items()))
     board = _BOARD_TEXT.get(key)
     if board is None:
