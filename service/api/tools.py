@@ -5,7 +5,6 @@ Views stay thin: read the body, load it, call the engine (``legal.py``) or the r
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 from ..engine.legal import action_json, legal_actions
 from ..engine.scenarios import SCENARIOS, get_scenario
 from .body import read_json
+from .codec import ENCODE
 from .errors import Problem
 from .replay import DIGESTS, ON_ILLEGAL, replay, replay_json
 from .fields import StrictBool, StrictNumber
@@ -30,7 +30,7 @@ MAX_REPLAY_ACTIONS = 20_000
 
 
 def ok(body: Any) -> Response:
-    return Response(json.dumps(body, separators=(",", ":")), status=200, mimetype="application/json")
+    return Response(ENCODE(body), status=200, mimetype="application/json")
 
 
 def load(schema: Schema, data: Any) -> dict:
