@@ -72,21 +72,30 @@ def wait_http(url: str, timeout: float = 15.0) -> None:
         time.sleep(0.1)
 
 
-def _midgame(seed: int) -> dict:
-    """A base-game position 60-160 actions into a seeded random game, with the action played next."""
+def _midgame(seed: int, scenario: str = "base", players: int = 4) -> dict:
+    """A position 60-160 actions into a seeded random game, with the action played next."""
     from service.api.codec import dump_state
     from service.engine.legal import action_json
     from service.engine.selfplay import play_game
     seen: list = []
-    play_game("base", 4, seed, max_actions=60 + seed * 37 % 100, check=False,
+    play_game(scenario, players, seed, max_actions=60 + seed * 37 % 100, check=False,
               on_step=lambda s, a, v: seen.append((s, a)))
     state, action = seen[-1]
     return {"state": dump_state(state), "action": action_json(action)}
 
 
+def _seafarers(seed: int) -> dict:
+    """:func:`_midgame` of the Seafarers scenarios in turn (every map and player count that can start)."""
+    from service.engine.selfplay import playable_scenarios
+    pairs = [p for p in playable_scenarios() if p[0] != "base"]
+    sid, players = pairs[seed % len(pairs)]
+    return _midgame(seed, sid, players)
+
+
 def make_bodies(n: int, mix: str = "midgame") -> list[str]:
     """``n`` request bodies, each on its own board: ``setup`` a new 4-player base game and its first
-    settlement; ``midgame`` a position of a seeded random base game and the action played there."""
+    settlement; ``midgame`` a position of a seeded random base game and the action played there;
+    ``seafarers`` the same over the Seafarers scenarios and their player counts in turn."""
     import logging
     from service.api import create_app
     c = create_app({"TESTING": True, "REDIS_URL": None}).test_client()
@@ -95,6 +104,8 @@ def make_bodies(n: int, mix: str = "midgame") -> list[str]:
     for seed in range(1, n + 1):
         if mix == "midgame":
             body = _midgame(seed)
+        elif mix == "seafarers":
+            body = _seafarers(seed)
         else:
             st = c.post("/v1/games", json={"scenario": "base", "players": 4, "seed": seed}).json["state"]
             body = {"state": st, "action": {"type": "build_settlement", "player": 0, "node": [0, 0, "N"]}}
@@ -274,8 +285,9 @@ def main() -> int:
     ap.add_argument("--l1", type=int, default=None,
                     help="graph LRU size per worker (GRAPH_CACHE_SIZE; default the service's 256): below --boards, "
                          "lookups miss level 1 and reach Redis (or the computation)")
-    ap.add_argument("--mix", choices=("midgame", "setup"), default="midgame",
-                    help="positions of seeded random base games and their next action, or new games")
+    ap.add_argument("--mix", choices=("midgame", "seafarers", "setup"), default="midgame",
+                    help="positions of seeded random base games and their next action; the same over every "
+                         "Seafarers scenario map (60-113 hexes); or new base games")
     args = ap.parse_args()
     if args.l1 is not None:
         os.environ["GRAPH_CACHE_SIZE"] = str(max(1, args.l1))
