@@ -14,8 +14,23 @@ from .mapgraph import LAND
 from .state import State, Tile
 
 
-def land_components(hexes: Mapping[Hex, Tile]) -> list[set[Hex]]:
-    land = {h for h, t in hexes.items() if t.terrain in LAND}
+_COMPONENTS: dict[frozenset, tuple[frozenset, ...]] = {}
+_COMPONENTS_SIZE = 256
+
+
+def land_components(hexes: Mapping[Hex, Tile]) -> list[frozenset[Hex]]:
+    """The connected groups of land hexes, north-west first. Kept per land layout (bounded, per process):
+    scenario hooks ask for them on every action of a game whose land rarely changes."""
+    land = frozenset(h for h, t in hexes.items() if t.terrain in LAND)
+    hit = _COMPONENTS.get(land)
+    if hit is None:
+        if len(_COMPONENTS) >= _COMPONENTS_SIZE:
+            _COMPONENTS.clear()
+        hit = _COMPONENTS[land] = tuple(frozenset(c) for c in _components(land))
+    return list(hit)
+
+
+def _components(land: frozenset[Hex]) -> list[set[Hex]]:
     seen: set[Hex] = set()
     out = []
     for h in sorted(land, key=lambda x: (x[1], x[0])):

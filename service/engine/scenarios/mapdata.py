@@ -57,6 +57,9 @@ LEGEND: dict[str, str] = {
 PRODUCING = frozenset(LAND - {"desert"})
 
 
+_CELLS: dict[tuple, dict[Hex, str]] = {}
+
+
 def parse_rows(rows: tuple[str, ...] | list[str], origin: Hex = (0, 0)) -> dict[Hex, str]:
     """Cells of a doubled-column drawing: ``{hex: character}``.
 
@@ -139,7 +142,11 @@ class MapSpec:
     reds_apart: bool = True
 
     def cells(self) -> dict[Hex, str]:
-        return parse_rows(self.rows, self.origin)
+        key = (tuple(self.rows), self.origin)
+        cells = _CELLS.get(key)
+        if cells is None:          # (specs are module constants: a handful of entries)
+            cells = _CELLS[key] = parse_rows(self.rows, self.origin)
+        return dict(cells)
 
     def terrain_of(self, ch: str) -> str:
         legend = {**LEGEND, **self.legend}
