@@ -171,3 +171,44 @@ def test_the_verdict_text_is_the_verdict_json():
             for extra in (None, {"explanations": {"x": 1}}):
                 want = verdict_json(v) | (extra or {})
                 assert verdict_text(v, extra) == json.dumps(want, separators=(",", ":"))
+
+
+def _parse_outcome(raw):
+    from service.api.errors import Problem
+    try:
+        state, _ = parse_state(copy.deepcopy(raw), GraphCache())
+    except Problem as p:
+        return ("problem", p.status, p.detail, p.errors)
+    return ("ok", dump_state(state))
+
+
+def test_a_kept_board_answers_as_loading_it_again():
+    """``parse_state`` keeps loaded boards (keyed by their JSON text): a state posted with a kept board,
+    valid or broken anywhere else, parses exactly as it does with nothing kept."""
+    import service.api.service as svc
+    rnd = random.Random(11)
+    base = states()
+    broken_rest_on_kept_board = 0
+    for _ in range(400):
+        b = rnd.choice(base)
+        st = mutate(b, rnd) if rnd.random() < 0.8 else b
+        svc._BOARDS.clear()
+        cold = _parse_outcome(st)
+        svc._BOARDS.clear()
+        _parse_outcome(b)                        # a valid state: its board is kept
+        assert svc._BOARDS
+        warm = _parse_outcome(st)                # the kept board serves st when st's board is b's
+        assert warm == cold
+        if st.get("board") == b["board"] and cold[0] == "problem":
+            broken_rest_on_kept_board += 1
+    assert broken_rest_on_kept_board > 50
+
+
+def test_a_kept_board_is_never_changed_by_the_states_built_on_it():
+    import service.api.service as svc
+    st = states()[3]
+    svc._BOARDS.clear()
+    a, _ = parse_state(copy.deepcopy(st), GraphCache())
+    kept = copy.deepcopy(list(svc._BOARDS.values()))
+    b, _ = parse_state(copy.deepcopy(st), GraphCache())
+    assert dump_state(a) == dump_state(b) and list(svc._BOARDS.values()) == kept

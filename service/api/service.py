@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any, Optional
 
+import orjson
+
 from marshmallow import ValidationError
 
 from ..cache import GraphCache
@@ -18,13 +20,14 @@ from ..engine.scenarios import get_scenario
 from ..engine.state import State
 from .codec import ENCODE, Inconsistent, board_text, build_state, dump_board, dump_state
 from .errors import Problem
-from .fastload import compile_schema, load_or_schema
+from .fastload import Fallback, compile_schema, load_or_schema
 from .schemas import StateSchema, load_action, pointerize
 
 _STATE_SCHEMA = StateSchema()
 #: Optional action fields that only some scenarios use (Scenario.action_options).
 SCENARIO_OPTIONS = ("price", "token_from", "discoveries")
 _LOAD_STATE = compile_schema(_STATE_SCHEMA)   # one pass for a valid state; the schema words any error
+_LOAD_STATE_WITHOUT_BOARD = compile_schema(StateSchema(exclude=("board",)))
 _STATE_KEYS = frozenset(f.data_key or n for n, f in _STATE_SCHEMA.load_fields.items())
 
 
@@ -46,8 +49,16 @@ def parse_state(raw: Any, cache: GraphCache, prefix: str = "/state") -> tuple[St
     if len(raw) > 100:      # far more keys than a state has: name the unknown ones without loading the rest
         raise invalid([{"pointer": f"{prefix}/" + str(k).replace("~", "~0").replace("/", "~1"),
                         "detail": "Unknown field."} for k in raw if k not in _STATE_KEYS], "the state")
+    board_key, board = _known_board(raw.get("board"))
     try:
-        loaded = load_or_schema(_STATE_SCHEMA, _LOAD_STATE, raw)
+        if board is not None:   # a board loaded before: load the rest (a doubt: the schema loads it all)
+            try:
+                loaded = _LOAD_STATE_WITHOUT_BOARD({k: v for k, v in raw.items() if k != "board"})
+                loaded["board"] = board
+            except (Fallback, ValidationError):
+                loaded = _STATE_SCHEMA.load(raw)
+        else:
+            loaded = load_or_schema(_STATE_SCHEMA, _LOAD_STATE, raw)
     except ValidationError as e:
         raise invalid(pointerize(e.messages, prefix), "the state") from None
     try:
@@ -58,7 +69,37 @@ def parse_state(raw: Any, cache: GraphCache, prefix: str = "/state") -> tuple[St
     problems = check_state(state, graph, get_scenario(state.scenario), where)
     if problems:
         raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")
+    if board is None and board_key is not None:
+        _remember_board(board_key, loaded["board"])
     return state, graph
+
+
+# Loaded boards, kept between requests: a client posts the same board with every move of a game, and the
+# hex list is the largest part of a state to load. Keyed by the board's JSON text as orjson writes the
+# posted value (one text per JSON value, so a hit is exactly the value loaded before); only boards of
+# states that passed every check are kept. ``build_state`` reads a loaded board and never changes it.
+_BOARDS: dict[bytes, dict[str, Any]] = {}
+BOARDS_KEPT = 256
+
+
+def _known_board(raw_board: Any) -> tuple[Optional[bytes], Optional[dict[str, Any]]]:
+    """(the board's key, its loaded form when kept), (None, None) for a value that cannot be a key."""
+    if type(raw_board) is not dict:
+        return None, None
+    try:
+        key = orjson.dumps(raw_board)
+    except TypeError:   # (an integer past 64 bits, say: the schema refuses it anyway)
+        return None, None
+    return key, _BOARDS.get(key)
+
+
+def _remember_board(key: bytes, loaded_board: dict[str, Any]) -> None:
+    if len(_BOARDS) >= BOARDS_KEPT:
+        try:
+            del _BOARDS[next(iter(_BOARDS))]
+        except (KeyError, RuntimeError, StopIteration):   # another thread dropped it first
+            pass
+    _BOARDS[key] = loaded_board
 
 
 def parse_action(raw: Any, state: State, prefix: str = "/action") -> Action:
