@@ -1,4 +1,4 @@
-"""Reading a JSON body strictly: no NaN/Infinity, no duplicate keys, bounded depth and size."""
+"""Reading a JSON body strictly: no NaN/Infinity, no duplicate keys, no unpaired surrogates, bounded depth and size."""
 from __future__ import annotations
 
 import json

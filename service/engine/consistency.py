@@ -52,7 +52,8 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
             elif eid is None:
                 out.append((ptr + "/edge", f"{edge_str(edge)} is not a side shared by two hexes of this board"))
             else:
-                out.append((ptr + "/edge", f"a {kind[:-1]} cannot lie on {edge_str(edge)}, a {graph.edge_kind[eid]} edge"))
+                out.append((ptr + "/edge",
+                            f"a {kind[:-1]} cannot lie on {edge_str(edge)}, a {graph.edge_kind[eid]} edge"))
     if state.ships and not scenario.ships:
         out.append(("/state/pieces/ships", f"scenario {scenario.id!r} has no ships"))
     # -- supply: pieces on the board + pieces left = the scenario's supply (BASE-COMP-1) ------------------
