@@ -40,7 +40,7 @@ def route_context(state: State, graph: MapGraph) -> tuple[dict[int, int], frozen
     same = _BUILDING_KEYS.get(key)
     if same is not None:
         return owners, same
-    _bounded_put(_BUILDING_KEYS, key, key)
+    bounded_put(_BUILDING_KEYS, key, key)
     return owners, key
 
 
@@ -116,11 +116,11 @@ def route_of(graph: MapGraph, player: int, eids: list[int], owners: dict[int, in
     if hit is not None:
         return hit[0], list(hit[1])
     n, path = _longest_route(owners, graph, player, eids)
-    _bounded_put(_MEMO, key, (n, tuple(path)))
+    bounded_put(_MEMO, key, (n, tuple(path)))
     return n, path
 
 
-def _bounded_put(d: dict, key, value) -> None:
+def bounded_put(d: dict, key, value) -> None:
     """``d[key] = value``, dropping the oldest entry first when ``d`` is full. Safe under threads: another
     request dropping the same entry at once is harmless."""
     if len(d) >= MEMO_SIZE:

@@ -29,9 +29,17 @@ from typing import Iterable, Optional
 from ..geometry import Edge, Node
 from ..islands import land_components
 from ..mapgraph import MapGraph
+from ..routes import bounded_put
 from ..state import State
 
 INF = 1 << 30
+#: Memoised MNR witnesses (``Board._witness``), oldest out first.
+_WITNESSES: dict[tuple, tuple] = {}
+
+
+def clear_memo() -> None:
+    """Forget every memoised MNR witness (benchmarks' cold figures)."""
+    _WITNESSES.clear()
 #: Terrains that are water for a space (R-031; the frame is water for the sides it shares, R-102).
 WATER = frozenset({"sea", "frame"})
 #: R-035 fallback: a main-island coast intersection is front coast within this many spaces of a gold dock.
@@ -297,7 +305,20 @@ class Board:
         return dist, via
 
     def _witness(self, q: int) -> tuple[Optional[int], int, list[int]]:
-        """(MNR, target reached, edges of the cheapest path in order) on the board as it stands now."""
+        """(MNR, target reached, edges of the cheapest path in order) on the board as it stands now.
+
+        Memoised per process (bounded) under all it depends on: the board's graph, the front coast, who
+        owns each intersection and each road, and q: a game asks again and again about networks that
+        did not change."""
+        key = (self.g.memo_token, self.fc_ids, tuple(self.bown), tuple(self.rown), q)
+        hit = _WITNESSES.get(key)
+        if hit is None:
+            m, site, path = self._search_witness(q)
+            hit = (m, site, tuple(path))
+            bounded_put(_WITNESSES, key, hit)
+        return hit[0], hit[1], list(hit[2])
+
+    def _search_witness(self, q: int) -> tuple[Optional[int], int, list[int]]:
         t = set(self.targets())
         if not t:
             return None, -1, []
