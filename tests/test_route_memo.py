@@ -72,3 +72,28 @@ def test_the_memo_is_bounded(monkeypatch):
         for p in range(4):
             routes.longest_route(s, graph, p)
         assert len(routes._MEMO) <= 5
+
+
+def test_memoised_mnr_witnesses_equal_the_search():
+    """GOLD-038 / R-036: the MNR memo (``gold_mnr.Board._witness``) gives what the 0-1 BFS gives, on the
+    real board and on the statements' hypothetical ones, cold and warm."""
+    from service.engine.scenarios import gold_mnr
+    states = _positions("GOLD", 4, 3, 200)
+    graph = MapGraph.build(states[0].terrain_map())
+    checked = 0
+    for s in states[::5]:
+        for q in range(s.num_players):
+            board = gold_mnr.Board(s, graph)
+            direct = board._search_witness(q)
+            gold_mnr.clear_memo()
+            assert board._witness(q) == direct
+            assert gold_mnr.Board(s, graph)._witness(q) == direct       # warm, from a new board
+            targets = board.targets()
+            if targets and board.built[q]:
+                mark = len(board._undo)
+                board.put_building(q, targets[0])                      # a hypothetical settlement
+                assert board._witness((q + 1) % s.num_players) == board._search_witness((q + 1) % s.num_players)
+                board.undo(mark)
+                assert board._witness(q) == direct
+                checked += 1
+    assert checked > 10
