@@ -97,3 +97,35 @@ def test_memoised_mnr_witnesses_equal_the_search():
                 assert board._witness(q) == direct
                 checked += 1
     assert checked > 10
+
+
+def test_memoised_great_crossing_routes_equal_the_search():
+    """SC10-004..013: the trade-route memo (``_sc_routes.find_routes``) gives what the path search gives,
+    on a branching network growing ship by ship (routes appear along the way), cold and warm."""
+    from service.engine.geometry import canonical_node, edge_nodes
+    from service.engine.islands import island_map
+    from service.engine.scenarios import _sc_routes
+
+    from .test_scenarios_sc06_11_routes import A, build, crossing_state, ship_path
+    st = crossing_state()
+    b1, b2 = canonical_node(7, 0, "SW"), canonical_node(7, 3, "NW")
+    build(st, 0, A)
+    build(st, 1, b1)
+    build(st, 1, b2)
+    j = canonical_node(5, 2, "N")
+    br1 = ship_path(st, j, b1, avoid={A, b2})
+    br2 = ship_path(st, j, b2, avoid={A, b1})
+    used = {n for e in br1 + br2 for n in edge_nodes(e)} - {j}
+    trunk = ship_path(st, A, j, avoid=used)
+    pieces = [(1, e) for e in br1] + [(1, e) for e in br2 if e not in br1] + [(0, e) for e in trunk]
+    graph = MapGraph.build(st.terrain_map())
+    found_any = 0
+    for player, e in pieces:
+        st.ships[e] = player
+        imap = island_map(st)
+        direct = _sc_routes._find_routes(st, graph, imap)
+        _sc_routes._FOUND.clear()
+        assert _sc_routes.find_routes(st, graph, imap) == direct
+        assert _sc_routes.find_routes(st.copy(), graph, dict(imap)) == direct     # warm, equal inputs
+        found_any += bool(direct)
+    assert found_any >= 1 and len(direct) == 2            # the two routes of SC10-008 at the end

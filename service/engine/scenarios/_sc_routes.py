@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from ..geometry import Node, node_hexes
 from ..lanes import closed_ships, is_foremost
 from ..mapgraph import MapGraph
+from ..routes import bounded_put
 from ..state import State
 from ..svp import award_svp, remove_svp
 from ._sc_common import as_node
@@ -41,9 +42,27 @@ def node_island(node: Node, imap: dict) -> Optional[str]:
     return next(iter(names)) if len(names) == 1 else None
 
 
+#: find_routes results by everything they depend on (read-only: callers build their own answers).
+_FOUND: dict[tuple, dict[tuple, list[dict]]] = {}
+
+
 def find_routes(state: State, graph: MapGraph, imap: dict) -> dict[tuple, list[dict]]:
     """Every trade-route path, by unordered pair of end buildings: ``{(a, b): [candidate, ...]}`` with
-    candidate ``{"a", "b", "runs": [(player, kind, links), ...], "path": [edges]}`` (runs from ``a``)."""
+    candidate ``{"a", "b", "runs": [(player, kind, links), ...], "path": [edges]}`` (runs from ``a``).
+
+    Memoised per process (bounded) under the board's graph, the roads, ships and buildings and the island
+    map: one verdict asks twice (``update_routes`` after the action, ``describe_routes`` for the answer),
+    and a game asks again about routes its last move did not touch. The result is shared: read it only."""
+    key = (graph.memo_token, tuple(state.roads.items()), tuple(state.ships.items()),
+           tuple(state.buildings.items()), tuple(imap.items()))
+    found = _FOUND.get(key)
+    if found is None:
+        found = _find_routes(state, graph, imap)
+        bounded_put(_FOUND, key, found)
+    return found
+
+
+def _find_routes(state: State, graph: MapGraph, imap: dict) -> dict[tuple, list[dict]]:
     pieces: dict[int, tuple[int, str]] = {}
     for e, p in state.roads.items():
         if e in graph.edge_index:
