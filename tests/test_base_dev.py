@@ -211,3 +211,38 @@ def test_knights_in_hand_do_not_count_only_strictly_more_played_takes_it_BASE_LA
     assert v["derived"]["largest_army"]["knights"] == {"0": 3, "1": 4, "2": 0}
     nxt = adjudicate(client, v["state"], {"type": "end_turn", "player": 1})
     assert nxt["state"]["awards"]["largest_army"] == 1
+
+
+def test_card_moves_leave_the_posted_engine_state_as_it_was_BASE_DEV_4():
+    """A state and its copies share a player's card counts (``Player.copy``): buying (BASE-DEV-1), playing
+    (BASE-DEV-5) and the end of the turn (BASE-DEV-4: bought cards become playable) give the new state
+    dicts of its own and leave the posted one, compared field by field, untouched."""
+    import copy as _copy
+
+    from service.engine.core import Action
+    from service.engine.mapgraph import MapGraph
+    from service.engine.referee import adjudicate as judge
+    from service.engine.scenarios import get_scenario
+    scen = get_scenario("base")
+    s0 = scen.new_game(3, 4)
+    g = MapGraph.build(s0.terrain_map())
+    s0.phase, s0.turn, s0.flags.rolled = "main", 9, True
+    p = s0.players[0]
+    p.resources.update(ore=1, wool=1, grain=1)
+    p.dev_cards["knight"] = 1
+    s0.dev_deck["knight"] -= 1
+    s0.bank.update({r: s0.bank[r] - n for r, n in (("ore", 1), ("wool", 1), ("grain", 1))})
+    cards = lambda s: [_copy.deepcopy((q.dev_cards, q.dev_cards_new, q.dev_cards_played)) for q in s.players]
+    s = s0
+    for a in (Action("buy_development_card", 0, {"card": "monopoly"}),
+              Action("play_knight", 0, {"hex": next(h for h in s0.hexes if h != s0.robber
+                                                     and s0.hexes[h].terrain not in ("sea", "frame")),
+                                        "steal_from": None}),
+              Action("end_turn", 0, {})):
+        before = cards(s)
+        v = judge(s, a, g, scen)
+        assert v.legal, (a.type, v.violations)
+        assert cards(s) == before, a.type                  # the posted state is as it was
+        s = v.state
+    assert s.players[0].dev_cards == {**s0.players[0].dev_cards, "knight": 0, "monopoly": 1}
+    assert s.players[0].dev_cards_played["knight"] == 1 and s0.players[0].dev_cards_played["knight"] == 0

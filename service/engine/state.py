@@ -39,9 +39,9 @@ class Player:
     def copy(self) -> "Player":
         new = _new(Player)                  # field by field: cheaper than __init__ (see State.copy)
         new.resources = self.resources.copy()
-        new.dev_cards = self.dev_cards.copy()
-        new.dev_cards_new = self.dev_cards_new.copy()
-        new.dev_cards_played = self.dev_cards_played.copy()
+        new.dev_cards = self.dev_cards                  # shared: changed only by replacing the dict
+        new.dev_cards_new = self.dev_cards_new
+        new.dev_cards_played = self.dev_cards_played
         new.supply = self.supply.copy()
         new.svp = self.svp
         new.gold = self.gold

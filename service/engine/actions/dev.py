@@ -37,9 +37,9 @@ def may_play(ctx: Ctx, card: str) -> list[Violation]:
 
 
 def mark_played(s: State, player: int, card: str) -> None:
-    p = s.players[player]
-    p.dev_cards[card] -= 1
-    p.dev_cards_played[card] = p.dev_cards_played.get(card, 0) + 1
+    p = s.players[player]   # (new dicts: copies of a state share a player's card counts, see Player.copy)
+    p.dev_cards = {**p.dev_cards, card: p.dev_cards[card] - 1}
+    p.dev_cards_played = {**p.dev_cards_played, card: p.dev_cards_played.get(card, 0) + 1}
     s.flags.dev_card_played = True
 
 
@@ -58,7 +58,7 @@ def draw_card(s: State, player: int, card: Optional[str]) -> str:
         s.rng_counter = rng.counter
     s.dev_deck[card] -= 1
     p = s.players[player]
-    p.dev_cards_new[card] = p.dev_cards_new.get(card, 0) + 1
+    p.dev_cards_new = {**p.dev_cards_new, card: p.dev_cards_new.get(card, 0) + 1}   # (a new dict: Player.copy)
     return card
 
 

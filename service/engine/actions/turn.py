@@ -158,9 +158,11 @@ class EndTurn:
         p = s.players[s.current_player]
         # BASE-DEV-4: bought cards become playable next turn. BASE-DEV-10: playing is never forced, so
         # unplayed cards simply stay in the hand (nothing is checked or discarded here).
+        # (new dicts: copies of a state share a player's card counts, see Player.copy)
+        held = dict(p.dev_cards)
         for c, n in p.dev_cards_new.items():
-            p.dev_cards[c] = p.dev_cards.get(c, 0) + n
-            p.dev_cards_new[c] = 0
+            held[c] = held.get(c, 0) + n
+        p.dev_cards, p.dev_cards_new = held, dict.fromkeys(p.dev_cards_new, 0)
         # BASE-TURN-1 / BASE-SETUP-1: play passes clockwise, i.e. to the next seat.
         s.current_player = (s.current_player + 1) % s.num_players
         s.turn += 1
