@@ -163,8 +163,8 @@ def test_the_verdict_text_is_the_verdict_json():
     app = create_app({"TESTING": True})
     cache = app.extensions["graph_cache"]
     st = SCENARIOS["base"].new_game(3, 4)
-    for options in ({}, {"note": "\x00board\x00"}):   # a request string spelling the splice marker
-        state, graph = parse_state(dict(dump_state(st), options=options), cache)
+    for free in ({}, {"note": "\x00board\x00"}):   # a request string spelling the splice marker
+        state, graph = parse_state(dict(dump_state(st), scenario_state=free), cache)
         for a in ({"type": "build_settlement", "player": 0, "node": [0, 0, "N"]},
                   {"type": "end_turn", "player": 0}):
             v = judge(state, parse_action(a, state), graph)

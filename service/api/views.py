@@ -145,6 +145,10 @@ def new_game():
         raise invalid([{"pointer": "/scenario", "detail": f"scenario {scen.id!r} has no map of its own; post a state"}])
     if req["players"] not in scen.players:
         raise invalid([{"pointer": "/players", "detail": f"scenario {scen.id!r} is for {list(scen.players)} players"}])
+    problems = scen.option_problems(req["options"], req["players"])
+    if problems:
+        raise invalid([{"pointer": "/options/" + k.replace("~", "~0").replace("/", "~1"), "detail": why}
+                       for k, why in problems])
     try:
         state = scen.new_game(req["players"], req["seed"], req["options"])
     except ValueError as e:

@@ -149,5 +149,8 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
     for node in state.svp_attached:
         if node not in state.buildings:
             out.append(("/state/svp_attached", f"special victory points lie under {node_str(node)}, which holds no building"))
+    # -- options: a name the scenario does not know, or a value it refuses, is never ignored ---------------
+    for name, why in scenario.option_problems(state.options, n):
+        out.append(("/state/options/" + name.replace("~", "~0").replace("/", "~1"), why))
     out.extend(scenario.validate_state(state))
     return out

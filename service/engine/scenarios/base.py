@@ -21,7 +21,7 @@ the hooks). The engine calls the hooks; it never asks *which* scenario it is pla
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional
 
 from ..geometry import Edge, Hex, Node, hex_distance, hex_neighbours
 from ..mapgraph import LAND, RESOURCES
@@ -47,6 +47,29 @@ HOOKS = (
     "after_production", "on_turn_end", "derived_extra", "gold_entitlement", "route_pieces", "vp_extra",
     "end_condition", "robber_hex_ok", "pirate_hex_ok", "validate_state", "pieces_off_grid",
 )
+
+
+def flag_option(value: Any, players: int) -> bool:
+    return type(value) is bool
+
+
+def player_option(value: Any, players: int) -> bool:
+    return type(value) is int and 0 <= value < players
+
+
+def hex_option(value: Any, players: int) -> bool:
+    return type(value) is list and len(value) == 2 and all(type(x) is int for x in value)
+
+
+#: Options every scenario knows (``Scenario.option_specs``).
+_BASE_OPTIONS: dict[str, tuple[Callable[[Any, int], bool], str]] = {
+    "BASE-VAR-STRICT-PHASES": (flag_option, "true or false: no trade once the active player has built or bought "
+                               "this turn (BASE-TURN-4; the default is the combined phase, BASE-TURN-3)"),
+    "BASE-VAR-BANK-STRICT": (flag_option, "true or false: when the bank cannot pay a resource in full, nobody "
+                             "gets it even when only one player is owed it (BASE-PROD-4, BASE-ED-3)"),
+    "lr_broken_tie_holder_keeps": (flag_option, "true or false (default true): a holder whose road was broken "
+                                   "but is still tied for longest keeps the card (BASE-LR-8)"),
+}
 
 
 class Scenario:
@@ -75,6 +98,26 @@ class Scenario:
     #: on game generation and on request, never before a verdict (R-001).
     component_tables: dict[int, dict] = {}
     component_rule: Optional[str] = None      # the rule ID a component mismatch cites (e.g. "SC01-007")
+
+    # -- options -------------------------------------------------------------------------------------
+    def option_specs(self) -> dict[str, tuple[Callable[[Any, int], bool], str]]:
+        """The options (variants, house rules, game-start choices) a game of this scenario may carry in
+        ``State.options``, by name: ``(accepts(value, players), what the value must be and does)``.
+        A scenario adding one extends the dict (``{**super().option_specs(), ...}``)."""
+        return dict(_BASE_OPTIONS)
+
+    def option_problems(self, options: Mapping[str, Any], num_players: int) -> list[tuple[str, str]]:
+        """``(name, reason)`` for every option this scenario does not know, or whose value it refuses: a
+        misspelt or unsupported variant would otherwise change no verdict and say nothing."""
+        specs = self.option_specs()
+        out = []
+        for name, value in options.items():
+            spec = specs.get(name)
+            if spec is None:
+                out.append((name, f"scenario {self.id!r} has no option {name!r} (it has {', '.join(sorted(specs))})"))
+            elif not spec[0](value, num_players):
+                out.append((name, f"{name!r} is {spec[1]}"))
+        return out
 
     # -- data for a new game -----------------------------------------------------------------------
     def new_board(self, num_players: int, rng: Rng) -> dict[str, Any]:
@@ -117,7 +160,8 @@ class Scenario:
         hooks = sorted(n for n in HOOKS if getattr(type(self), n) is not getattr(Scenario, n))
         return {**self.describe(), "component_rule": self.component_rule,
                 "component_tables": describe_tables(self.component_tables),
-                "maps": {str(n): m for n, m in sorted(self.maps().items())}, "hooks": hooks}
+                "maps": {str(n): m for n, m in sorted(self.maps().items())}, "hooks": hooks,
+                "options": {name: why for name, (_, why) in sorted(self.option_specs().items())}}
 
     # -- hooks -------------------------------------------------------------------------------------
     def action_types(self) -> frozenset[str]:

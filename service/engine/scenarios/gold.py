@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from ..geometry import Node, node_str
 from ..mapgraph import MapGraph
 from ..state import State
-from .base import BASE_ACTIONS
+from .base import BASE_ACTIONS, flag_option
 from .components import harbor_row, hex_row, token_row
 from .gold_mnr import Board, front_coast, increase_cuts, road_mnr, site_gold_distance, statements
 from .mapdata import MappedScenario, MapSpec
@@ -115,6 +115,11 @@ class Gold(MappedScenario, Seafarers):
         3: {"hexes": hex_row(50, 1, 3, 3, 3, 2, 3, 3), "tokens": token_row(1, 1, 2, 2, 1, 2, 2, 1, 1, 1),
             "harbors": harbor_row(5, 3)},
     }
+
+    def option_specs(self):
+        return {**super().option_specs(),
+                CK_OPTION: (flag_option, "true or false: play with Cities & Knights (GOLD-012..015, GOLD-017); "
+                            "true is refused until Cities & Knights exists here")}
 
     # -- a new game ------------------------------------------------------------------------------------
     def new_game(self, num_players: int, seed: int, options: Optional[dict] = None) -> State:

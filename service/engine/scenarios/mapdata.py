@@ -45,7 +45,7 @@ from ..geometry import Edge, Hex, canonical_edge, edge_hexes, hex_neighbours
 from ..mapgraph import LAND
 from ..rng import Rng
 from ..state import Tile
-from .base import deal_tokens
+from .base import deal_tokens, hex_option
 from .components import as_list
 
 #: The default legend: a cell character -> terrain (or ``pool:<name>``).
@@ -275,6 +275,11 @@ class MappedScenario:
         if board.get("regions"):
             out["islands"] = {k: [list(h) for h in v] for k, v in board["regions"].items()}
         return out
+
+    def option_specs(self):
+        return {**super().option_specs(),  # type: ignore[misc]
+                "pirate": (hex_option, "[q, r]: the sea hex where the pirate starts when the map marks none "
+                           "(R-007)")}
 
     def new_game(self, num_players: int, seed: int, options: Optional[dict] = None):
         state = super().new_game(num_players, seed, options)  # type: ignore[misc]

@@ -23,6 +23,7 @@ from ..state import State, Tile
 from ._sc_common import (award_first_settlement, home_regions, main_phase_settlement, node_regions,
                          player_count_problems, record_start_node, validate_common)
 from ._sc_harbors import harbor_phase_violation, make_handler, placer, validate_harbor_state
+from .base import player_option
 from .components import as_list, harbor_row, hex_row, token_row
 from .mapdata import MappedScenario, MapSpec, build_board, repair_reds
 from .seafarers import SEAFARERS_ACTIONS, Seafarers
@@ -58,6 +59,11 @@ class NewWorld3(MappedScenario, Seafarers):
     map_specs = {3: SC08_MAP}
     rule_players, rule_red, rule_harbor, rule_home, rule_svp = (
         "SC08-001", "SC08-004", "SC08-005", "SC08-006", "SC08-007")
+
+    def option_specs(self):
+        return {**super().option_specs(),
+                "oldest_player": (player_option, "a player number: the oldest player, who places the first "
+                                  "harbour token (SC08-005, R-020; default 0)")}
 
     # -- map ---------------------------------------------------------------------------------------
     def new_board(self, num_players: int, rng: Rng) -> dict[str, Any]:
