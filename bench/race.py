@@ -202,6 +202,17 @@ def lowest(runs: list[dict]) -> dict:
     return out
 
 
+def _breakdown(title: str, key: str, mine: dict, theirs: dict) -> None:
+    """One table of per-group medians, ours beside catanatron's, with the ratio where both have samples."""
+    print(title)
+    for group in sorted(set(mine[key]) | set(theirs[key])):
+        a, b = mine[key].get(group), theirs[key].get(group)
+        fa = f"{a[0]:9.1f} ({a[1]:3d})" if a else " " * 15
+        fb = f"{b[0]:9.1f} ({b[1]:3d})" if b else " " * 15
+        ratio = f"{b[0] / a[0]:6.1f}x" if a and b else ""
+        print(f"  {group:28s} {fa} | {fb} {ratio}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--side", choices=("ours", "catanatron"))
@@ -245,20 +256,8 @@ def main() -> None:
             print(f"{'  ' + m + ' (warm: memoised)':36s} {w:10.1f} {theirs[m]:11.1f} {theirs[m] / w:7.1f}x")
     print("  (targets are judged on the cold ratios)")
     print(f"  (catanatron State.copy() alone: {theirs['copy_only']:.1f} us of its apply)")
-    print("apply by action type (median us, samples): ours cold | catanatron")
-    for t in sorted(set(mine["apply_by_type"]) | set(theirs["apply_by_type"])):
-        a, b = mine["apply_by_type"].get(t), theirs["apply_by_type"].get(t)
-        fa = f"{a[0]:9.1f} ({a[1]:3d})" if a else " " * 15
-        fb = f"{b[0]:9.1f} ({b[1]:3d})" if b else " " * 15
-        ratio = f"{b[0] / a[0]:6.1f}x" if a and b else ""
-        print(f"  {t:28s} {fa} | {fb} {ratio}")
-    print("legal by phase (median us, samples): ours | catanatron")
-    for p in sorted(set(mine["legal_by_phase"]) | set(theirs["legal_by_phase"])):
-        a, b = mine["legal_by_phase"].get(p), theirs["legal_by_phase"].get(p)
-        fa = f"{a[0]:9.1f} ({a[1]:3d})" if a else " " * 15
-        fb = f"{b[0]:9.1f} ({b[1]:3d})" if b else " " * 15
-        ratio = f"{b[0] / a[0]:6.1f}x" if a and b else ""
-        print(f"  {p:28s} {fa} | {fb} {ratio}")
+    _breakdown("apply by action type (median us, samples): ours cold | catanatron", "apply_by_type", mine, theirs)
+    _breakdown("legal by phase (median us, samples): ours | catanatron", "legal_by_phase", mine, theirs)
     if args.json:
         Path(args.json).write_text(json.dumps({"ours": mine, "catanatron": theirs}, indent=1))
     print("all targets met" if ok else "some targets missed (see the profile figures in README.md, Evidence)")

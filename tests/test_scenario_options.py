@@ -33,7 +33,7 @@ def test_the_gold_scenario_accepts_the_development_card_price(client):
 # -- game options (State.options): every name is one the scenario knows, every value one it takes --------
 
 @pytest.mark.parametrize("scenario, players, options, pointer", [
-    ("base", 3, {"BASE-VAR-STRICT-PHASE": True}, "/state/options/BASE-VAR-STRICT-PHASE"),   # misspelt
+    ("base", 3, {"strict_phases": True}, "/state/options/strict_phases"),   # misspelt
     ("base", 3, {"BASE-VAR-FRIENDLY-ROBBER": True}, "/state/options/BASE-VAR-FRIENDLY-ROBBER"),  # not built
     ("base", 3, {"BASE-VAR-STRICT-PHASES": "yes"}, "/state/options/BASE-VAR-STRICT-PHASES"),
     ("base", 3, {"lr_broken_tie_holder_keeps": 0}, "/state/options/lr_broken_tie_holder_keeps"),

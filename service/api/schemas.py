@@ -15,8 +15,8 @@ from ..engine.mapgraph import RESOURCES, TERRAINS
 from ..engine.scenarios import SCENARIOS
 from ..engine.state import DEV_CARDS, PHASES, SCHEMA_VERSION
 from .fastload import compile_schema, load_or_schema
-from .fields import (_CORNER_SHIFT, _SIDE_SHIFT, COORD_LIMIT, BoundedDict, BoundedList, Cards, EdgeCoord, HexCoord,
-                     NodeCoord, PlayerKeyed, StrictBool, StrictInt, _coord_pair, _int)
+from .fields import (_CORNER_SHIFT, _SIDE_SHIFT, BoundedDict, BoundedList, Cards, EdgeCoord, HexCoord, NodeCoord,
+                     PlayerKeyed, StrictBool, StrictInt, _coord_pair, _fast_coord, _int)
 
 HARBOR_KINDS = ("3:1",) + RESOURCES
 MAX_PLAYERS = 4
@@ -117,15 +117,12 @@ class PieceList(fields.Field):
         key, shift = self.key, self.shift
         for i, p in enumerate(value):
             if type(p) is dict and len(p) == 2:   # the usual, valid piece: one look at each value
-                pl, c = p.get("player"), p.get(key)
-                if type(pl) is int and 0 <= pl < MAX_PLAYERS and type(c) is list and len(c) == 3:
-                    q, r, name = c   # (what _fast_coord does, inline: this loop runs for every piece)
-                    if type(q) is int and type(r) is int and -COORD_LIMIT <= q <= COORD_LIMIT \
-                            and -COORD_LIMIT <= r <= COORD_LIMIT and type(name) is str:
-                        d = shift.get(name)
-                        if d is not None:
-                            out.append(((q + d[0], r + d[1], d[2]), pl))
-                            continue
+                pl = p.get("player")
+                if type(pl) is int and 0 <= pl < MAX_PLAYERS:
+                    c = _fast_coord(p.get(key), shift)
+                    if c is not None:
+                        out.append((c, pl))
+                        continue
             if not isinstance(p, dict) or set(p) != {"player", self.key}:
                 errors[i] = [f"must be an object {{player, {self.key}}}"]
                 continue

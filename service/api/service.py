@@ -15,6 +15,7 @@ from ..cache import GraphCache
 from ..engine.consistency import check_state
 from ..engine.core import Action
 from ..engine.mapgraph import MapGraph
+from ..engine.memo import bounded_put
 from ..engine.referee import UnsupportedAction, Verdict, adjudicate
 from ..engine.scenarios import get_scenario
 from ..engine.state import State
@@ -70,7 +71,7 @@ def parse_state(raw: Any, cache: GraphCache, prefix: str = "/state") -> tuple[St
     if problems:
         raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")
     if board is None and board_key is not None:
-        _remember_board(board_key, loaded["board"])
+        bounded_put(_BOARDS, board_key, loaded["board"], BOARDS_KEPT)
     return state, graph
 
 
@@ -92,14 +93,6 @@ def _known_board(raw_board: Any) -> tuple[Optional[bytes], Optional[dict[str, An
         return None, None
     return key, _BOARDS.get(key)
 
-
-def _remember_board(key: bytes, loaded_board: dict[str, Any]) -> None:
-    if len(_BOARDS) >= BOARDS_KEPT:
-        try:
-            del _BOARDS[next(iter(_BOARDS))]
-        except (KeyError, RuntimeError, StopIteration):   # another thread dropped it first
-            pass
-    _BOARDS[key] = loaded_board
 
 
 def parse_action(raw: Any, state: State, prefix: str = "/action") -> Action:

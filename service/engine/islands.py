@@ -11,11 +11,11 @@ from typing import Mapping, Optional
 
 from .geometry import Hex, Node, hex_neighbours, node_hexes
 from .mapgraph import LAND
+from .memo import bounded_put
 from .state import State, Tile
 
 
 _COMPONENTS: dict[frozenset, tuple[frozenset, ...]] = {}
-_COMPONENTS_SIZE = 256
 
 
 def land_components(hexes: Mapping[Hex, Tile]) -> list[frozenset[Hex]]:
@@ -24,9 +24,8 @@ def land_components(hexes: Mapping[Hex, Tile]) -> list[frozenset[Hex]]:
     land = frozenset(h for h, t in hexes.items() if t.terrain in LAND)
     hit = _COMPONENTS.get(land)
     if hit is None:
-        if len(_COMPONENTS) >= _COMPONENTS_SIZE:
-            _COMPONENTS.clear()
-        hit = _COMPONENTS[land] = tuple(frozenset(c) for c in _components(land))
+        hit = tuple(frozenset(c) for c in _components(land))
+        bounded_put(_COMPONENTS, land, hit, 256)
     return list(hit)
 
 

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
 from .actions.gold import BUY_RATE, SELL_RATE
+from .actions.robber import robbable
 from .actions.seafarers import next_gold_chooser
 from .bank import COSTS
 from .core import Action, Ctx, Violation
@@ -630,18 +631,7 @@ def _moves(state, graph, scen, p, pos, type_: str, target: str, extra: dict) -> 
     for h in pos.hexes:
         if h == cur or not ok(state, h, hexes[h]):
             continue
-        found: set[int] = set()
-        if target == "pirate":
-            for eid in graph.hex_edge_ids.get(h, ()):
-                q = state.ships.get(graph.edges[eid])
-                if q is not None and q != p:
-                    found.add(q)
-        else:
-            for nid in graph.hex_node_ids.get(h, ()):
-                b = state.buildings.get(graph.nodes[nid])
-                if b is not None and b[0] != p:
-                    found.add(b[0])
-        for v in (sorted(found) if found else (None,)):
+        for v in robbable(state, graph, target, h, p) or (None,):
             out.append(Action(type_, p, {"hex": h, "steal_from": v, "card": None, **extra}))
     return out
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Iterable, Optional
 
 from .mapgraph import MapGraph
+from .memo import bounded_put
 from .state import State
 
 
@@ -40,7 +41,7 @@ def route_context(state: State, graph: MapGraph) -> tuple[dict[int, int], frozen
     same = _BUILDING_KEYS.get(key)
     if same is not None:
         return owners, same
-    bounded_put(_BUILDING_KEYS, key, key)
+    bounded_put(_BUILDING_KEYS, key, key, MEMO_SIZE)
     return owners, key
 
 
@@ -116,19 +117,8 @@ def route_of(graph: MapGraph, player: int, eids: list[int], owners: dict[int, in
     if hit is not None:
         return hit[0], list(hit[1])
     n, path = _longest_route(owners, graph, player, eids)
-    bounded_put(_MEMO, key, (n, tuple(path)))
+    bounded_put(_MEMO, key, (n, tuple(path)), MEMO_SIZE)
     return n, path
-
-
-def bounded_put(d: dict, key, value) -> None:
-    """``d[key] = value``, dropping the oldest entry first when ``d`` is full. Safe under threads: another
-    request dropping the same entry at once is harmless."""
-    if len(d) >= MEMO_SIZE:
-        try:
-            del d[next(iter(d))]
-        except (KeyError, RuntimeError, StopIteration):
-            pass
-    d[key] = value
 
 
 def _longest_route(owners: dict[int, int], graph: MapGraph, player: int,

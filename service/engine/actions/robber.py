@@ -6,16 +6,15 @@ from typing import Optional
 
 from ..core import Ctx, Violation
 from ..geometry import Hex
-from ..mapgraph import RESOURCES
+from ..mapgraph import RESOURCES, MapGraph
 from ..rng import Rng
 from ..state import State
 from . import handler
 
 
-def steal_candidates(ctx: Ctx, target: str, h: Hex, mover: int) -> list[int]:
+def robbable(s: State, g: MapGraph, target: str, h: Hex, mover: int) -> list[int]:
     """Opponents who can be robbed at ``h``: a building on a corner of the robber's hex
     (BASE-ROBBER-4), or a ship on a side of the pirate's hex (SEA-030, R-008)."""
-    g, s = ctx.graph, ctx.state
     found: set[int] = set()
     if target == "pirate":
         for eid in g.hex_edge_ids.get(h, ()):
@@ -50,7 +49,7 @@ def move_violations(ctx: Ctx, target: str, mover: int) -> list[Violation]:
             return [Violation("BASE-ROBBER-3", f"the robber must move to a different hex; it is already on "
                               f"{h[0]},{h[1]}", "/action/hex")]
     victim = a.get("steal_from")
-    candidates = steal_candidates(ctx, target, h, mover)
+    candidates = robbable(s, ctx.graph, target, h, mover)
     rule = "SEA-030" if target == "pirate" else "BASE-ROBBER-4"
     where = "ship on a side" if target == "pirate" else "building on a corner"
     if victim is None:
@@ -81,7 +80,7 @@ def do_move(ctx: Ctx, s: State, target: str, mover: int) -> None:
     else:
         s.robber = h
     ctx.emit("moved", piece=target, hex=list(h), player=mover,
-             steal_candidates=steal_candidates(ctx, target, h, mover))
+             steal_candidates=robbable(ctx.state, ctx.graph, target, h, mover))
     victim: Optional[int] = a.get("steal_from")
     if victim is None:
         return

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from ..geometry import Node, node_hexes
 from ..lanes import closed_ships, is_foremost
 from ..mapgraph import MapGraph
-from ..routes import bounded_put
+from ..memo import bounded_put
 from ..state import State
 from ..svp import award_svp, remove_svp
 from ._sc_common import as_node

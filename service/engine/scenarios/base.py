@@ -109,6 +109,8 @@ class Scenario:
     def option_problems(self, options: Mapping[str, Any], num_players: int) -> list[tuple[str, str]]:
         """``(name, reason)`` for every option this scenario does not know, or whose value it refuses: a
         misspelt or unsupported variant would otherwise change no verdict and say nothing."""
+        if not options:              # the usual state: nothing to look up (this runs on every request)
+            return []
         specs = self.option_specs()
         out = []
         for name, value in options.items():

@@ -29,7 +29,7 @@ from typing import Iterable, Optional
 from ..geometry import Edge, Node
 from ..islands import land_components
 from ..mapgraph import MapGraph
-from ..routes import bounded_put
+from ..memo import bounded_put
 from ..state import State
 
 INF = 1 << 30
