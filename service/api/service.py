@@ -95,6 +95,25 @@ def _known_board(raw_board: Any) -> tuple[Optional[bytes], Optional[dict[str, An
 
 
 
+def new_game_state(scenario: str, players: int, seed: int, options: dict[str, Any], prefix: str = "") -> State:
+    """A new game (``POST /v1/games``, a replay's ``new_game``), or a 422 naming the field at ``prefix``."""
+    scen = get_scenario(scenario)
+    if not scen.has_map:
+        raise invalid([{"pointer": f"{prefix}/scenario",
+                        "detail": f"scenario {scen.id!r} has no map of its own; post a state"}])
+    if players not in scen.players:
+        raise invalid([{"pointer": f"{prefix}/players",
+                        "detail": f"scenario {scen.id!r} is for {list(scen.players)} players"}])
+    problems = scen.option_problems(options, players)
+    if problems:
+        raise invalid([{"pointer": f"{prefix}/options/" + k.replace("~", "~0").replace("/", "~1"), "detail": why}
+                       for k, why in problems])
+    try:
+        return scen.new_game(players, seed, options)
+    except ValueError as e:
+        raise invalid([{"pointer": f"{prefix}/options", "detail": str(e)}]) from None
+
+
 def parse_action(raw: Any, state: State, prefix: str = "/action") -> Action:
     try:
         action = load_action(raw)

@@ -17,9 +17,9 @@ from .body import read_json
 from .codec import ENCODE
 from .errors import Problem
 from .replay import DIGESTS, ON_ILLEGAL, replay, replay_json
-from .fields import StrictBool, StrictNumber
+from .fields import FreeForm, StrictBool, StrictNumber
 from .schemas import StrictInt, pointerize
-from .service import invalid, parse_action, parse_state
+from .service import invalid, new_game_state, parse_action, parse_state
 
 tools = Blueprint("tools", __name__)
 
@@ -47,8 +47,7 @@ class NewGameSpec(Schema):
     scenario = fields.String(load_default="base", validate=validate.OneOf(tuple(SCENARIOS)))
     players = StrictInt(required=True, validate=validate.Range(2, 4))
     seed = StrictInt(load_default=0, validate=validate.Range(0, 2**64 - 1))
-    options = fields.Dict(keys=fields.String(validate=validate.Length(max=60)), load_default=dict,
-                          validate=validate.Length(max=30))
+    options = FreeForm(max_keys=30, max_key_length=60, max_values=300, load_default=dict)
 
 
 class ReplayRequest(Schema):
@@ -72,14 +71,7 @@ def start_state(req: dict):
     if req["state"] is not None:
         return parse_state(req["state"], cache)
     ng = req["new_game"]
-    scen = get_scenario(ng["scenario"])
-    if not scen.has_map:
-        raise invalid([{"pointer": "/new_game/scenario",
-                        "detail": f"scenario {scen.id!r} has no map of its own; post a state"}])
-    if ng["players"] not in scen.players:
-        raise invalid([{"pointer": "/new_game/players",
-                        "detail": f"scenario {scen.id!r} is for {list(scen.players)} players"}])
-    state = scen.new_game(ng["players"], ng["seed"], ng["options"])
+    state = new_game_state(ng["scenario"], ng["players"], ng["seed"], ng["options"], "/new_game")
     return state, cache.get(state.terrain_map())
 
 

@@ -12,9 +12,9 @@ from .app import ROOT
 from .body import read_json
 from .codec import ENCODE, dump_state
 from .errors import Problem
-from .fields import BoundedDict
+from .fields import FreeForm
 from .schemas import StrictInt, pointerize
-from .service import invalid, judge, parse_action, parse_state, verdict_text
+from .service import new_game_state, invalid, judge, parse_action, parse_state, verdict_text
 
 blp = Blueprint("v1", __name__)
 
@@ -131,7 +131,7 @@ class NewGame(Schema):
     scenario = fields.String(load_default="base", validate=validate.OneOf(tuple(SCENARIOS)))
     players = StrictInt(required=True, validate=validate.Range(2, 4))
     seed = StrictInt(load_default=0, validate=validate.Range(0, 2**64 - 1))
-    options = BoundedDict(max_keys=30, load_default=dict)
+    options = FreeForm(max_keys=30, max_key_length=60, max_values=300, load_default=dict)
 
 
 @blp.post("/v1/games")
@@ -140,17 +140,5 @@ def new_game():
         req = NewGame().load(body())
     except ValidationError as e:
         raise invalid(pointerize(e.messages, "")) from None
-    scen = get_scenario(req["scenario"])
-    if not scen.has_map:
-        raise invalid([{"pointer": "/scenario", "detail": f"scenario {scen.id!r} has no map of its own; post a state"}])
-    if req["players"] not in scen.players:
-        raise invalid([{"pointer": "/players", "detail": f"scenario {scen.id!r} is for {list(scen.players)} players"}])
-    problems = scen.option_problems(req["options"], req["players"])
-    if problems:
-        raise invalid([{"pointer": "/options/" + k.replace("~", "~0").replace("/", "~1"), "detail": why}
-                       for k, why in problems])
-    try:
-        state = scen.new_game(req["players"], req["seed"], req["options"])
-    except ValueError as e:
-        raise invalid([{"pointer": "/options", "detail": str(e)}]) from None
+    state = new_game_state(req["scenario"], req["players"], req["seed"], req["options"])
     return ok({"state": dump_state(state)}, 201)
