@@ -134,3 +134,58 @@ def test_the_float_test_of_replay_digests_agrees_with_a_walk():
         v = {"x": gen()}
         assert _has_float(v) == _walk_has_float(v), v
     assert _has_float({"big": 10 ** 30})   # orjson cannot write it: the standard library path is taken
+
+
+# -- the cost budget ------------------------------------------------------------------------------------
+
+
+def _roll_and_end(state: dict, pairs: int) -> list[dict]:
+    p, out = state["current_player"], []
+    for _ in range(pairs):
+        out += [{"type": "roll", "player": p, "dice": [2, 3]}, {"type": "end_turn", "player": p}]
+        p = (p + 1) % len(state["players"])
+    return out
+
+
+@pytest.fixture(scope="module")
+def main_phase_state():
+    from service.engine.selfplay import play_game
+    seen = []
+    play_game("base", 3, 1, max_actions=120, check=False, on_step=lambda s, a, v: seen.append((s, a)))
+    return dump_state(next(s for s, a in seen if a.type == "roll"))
+
+
+def test_a_replay_past_its_budget_is_a_503_problem(main_phase_state):
+    body = {"state": main_phase_state, "actions": _roll_and_end(main_phase_state, 5000)}
+    over = create_app({"TESTING": True, "REQUEST_BUDGET_SECONDS": 0.05}).test_client().post("/v1/replay", json=body)
+    assert over.status_code == 503 and over.mimetype == "application/problem+json"
+    assert over.json["type"].endswith("/budget-exceeded") and "0.05 s" in over.json["detail"]
+    within = create_app({"TESTING": True}).test_client().post("/v1/replay", json=body)
+    assert within.status_code == 200 and within.json["applied"] == 10000
+
+
+def _complete(n: int):
+    """The complete graph on ``n`` nodes as (adjacency, ends): every node odd when ``n`` is even."""
+    adj: list[list[int]] = [[] for _ in range(n)]
+    ends = []
+    for i, (a, b) in enumerate([(x, y) for x in range(n) for y in range(x + 1, n)]):
+        adj[a].append(i), adj[b].append(i)
+        ends.append((a, b))
+    return adj, ends
+
+
+def test_the_route_search_checks_the_current_budget():
+    from service.engine import budget
+    from service.engine.routes import _search
+    ticks = [0.0]
+
+    def clock():   # one "second" per look at the clock
+        ticks[0] += 1.0
+        return ticks[0]
+    adj, ends = _complete(6)   # 15 links, 6 odd nodes: seconds of search unbounded
+    with budget.running(budget.Budget(5.0, clock)):
+        with pytest.raises(budget.BudgetExceeded):
+            _search(adj, ends, list(range(6)), list(range(6)), len(ends), 0)
+    assert ticks[0] < 20   # stopped at the first look past the deadline
+    adj, ends = _complete(4)
+    assert len(_search(adj, ends, list(range(4)), list(range(4)), len(ends), 0)) == 5   # no budget: the whole search (K4: 5 of 6)

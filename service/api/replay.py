@@ -16,6 +16,7 @@ from typing import Any, Optional
 
 import orjson
 
+from ..engine.budget import Budget
 from ..engine.core import Action
 from ..engine.derive import derive
 from ..engine.mapgraph import MapGraph
@@ -107,17 +108,20 @@ class Replay:
 
 
 def replay(state: State, actions: list[Action], graph: MapGraph, *, on_illegal: str = "stop",
-           digests: str = "each", events: bool = False) -> Replay:
+           digests: str = "each", events: bool = False, budget: Optional[Budget] = None) -> Replay:
     """Judge ``actions`` one after the other from ``state`` (never changed).
 
     ``on_illegal="stop"`` ends at the first illegal action; ``"skip"`` leaves it out and goes on from the
     same position. Each step records its index, type, player, legality, and (as asked) the digest of
-    the position after it and its events.
+    the position after it and its events. ``budget`` is checked before every step
+    (:class:`~service.engine.budget.BudgetExceeded` once it is spent).
     """
     scen = get_scenario(state.scenario)
     out = Replay()
     cur = state
     for i, a in enumerate(actions):
+        if budget is not None:
+            budget.check()
         v = adjudicate(cur, a, graph, scen, with_derived=False)
         step: dict[str, Any] = {"index": i, "type": a.type, "player": a.player, "legal": v.legal}
         if v.legal:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
+from .budget import check as check_budget
 from .mapgraph import MapGraph
 from .memo import bounded_put
 from .state import State
@@ -455,8 +456,12 @@ def _search(adj: list[list[int]], ends: list[tuple[int, int]], nodes_: list[int]
             at[a].append((1 << k, a, ln))
     best = [floor, None]
     trail: list[int] = []
+    calls = [0]
 
     def dfs(v: int, used: int, length: int) -> bool:
+        calls[0] += 1
+        if not calls[0] & 1023:   # the request's cost budget, every 1,024 steps of the search
+            check_budget()
         if length > best[0]:
             best[0] = length
             best[1] = (trail[0][1] if trail else v, list(trail))
