@@ -29,6 +29,7 @@ def create_app(config: Optional[dict[str, Any]] = None) -> Flask:
         REDIS_URL=os.environ.get("REDIS_URL") or None,
         REDIS_TIMEOUT=float(os.environ.get("REDIS_TIMEOUT", "0.05")),
         GRAPH_CACHE_SIZE=int(os.environ.get("GRAPH_CACHE_SIZE", "256")),
+        REPLAY_MAX_BODY_BYTES=int(os.environ.get("REPLAY_MAX_BODY_BYTES", 8 * 1024 * 1024)),
         REQUEST_BUDGET_SECONDS=float(os.environ.get("REQUEST_BUDGET_SECONDS", DEFAULT_REQUEST_BUDGET)),
     )
     if config:
