@@ -25,8 +25,6 @@ from .fastload import Fallback, compile_schema, load_or_schema
 from .schemas import StateSchema, load_action, pointerize
 
 _STATE_SCHEMA = StateSchema()
-#: Optional action fields that only some scenarios use (Scenario.action_options).
-SCENARIO_OPTIONS = ("price", "token_from", "discoveries")
 _LOAD_STATE = compile_schema(_STATE_SCHEMA)   # one pass for a valid state; the schema words any error
 _LOAD_STATE_WITHOUT_BOARD = compile_schema(StateSchema(exclude=("board",)))
 _STATE_KEYS = frozenset(f.data_key or n for n, f in _STATE_SCHEMA.load_fields.items())
@@ -97,7 +95,7 @@ def _known_board(raw_board: Any) -> tuple[Optional[bytes], Optional[dict[str, An
 
 def parse_action(raw: Any, state: State, prefix: str = "/action") -> Action:
     try:
-        action = load_action(raw)
+        action = load_action(raw, state.scenario)
     except ValidationError as e:
         raise invalid(pointerize(e.messages, prefix), "the action") from None
     if action.player >= state.num_players:
@@ -108,16 +106,6 @@ def parse_action(raw: Any, state: State, prefix: str = "/action") -> Action:
         v = action.get(key)
         if v is not None and v >= state.num_players:
             raise invalid([{"pointer": f"{prefix}/{key}", "detail": f"player {v} does not exist"}], "the action")
-    scen = get_scenario(state.scenario)
-    if action.type not in scen.action_types():
-        raise invalid([{"pointer": f"{prefix}/type",
-                        "detail": f"action {action.type!r} does not exist in scenario {state.scenario!r}"}],
-                      "the action")
-    for key in SCENARIO_OPTIONS:
-        if action.get(key) is not None and key not in scen.action_options:
-            raise invalid([{"pointer": f"{prefix}/{key}",
-                            "detail": f"{key!r} has no meaning in scenario {state.scenario!r}; leave it out"}],
-                          "the action")
     return action
 
 

@@ -21,6 +21,18 @@ Where = Callable[[str, tuple], str]
 AFTER_ROLL = frozenset(("discard", "robber", "gold_choice", "main"))
 
 
+def declared_problems(scenario: "Scenario", scenario_state: Any, players: Any, prefix: str = "/state"
+                      ) -> list[tuple[str, str]]:
+    """The posted module data against the shapes the scenario's modules declare (``STATE``, ``PLAYER``):
+    an unknown key or a wrong shape is named by its pointer before any rule reads it."""
+    comp = scenario.composition
+    out = comp.state.problems(scenario_state, f"{prefix}/scenario_state")
+    if comp.player.fields:
+        for i, extra in enumerate(players):
+            out += comp.player.problems(extra, f"{prefix}/players/{i}")
+    return out
+
+
 def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Where) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     n = state.num_players

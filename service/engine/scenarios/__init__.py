@@ -1,15 +1,37 @@
-"""The scenario registry: every scenario the service knows, by id."""
+"""The scenario registry: every scenario the service knows, by id.
+
+Scenarios of ``service/engine/modules/`` register themselves: each package there lists its scenarios in
+``SCENARIOS`` (a tuple of instances), and is found by :func:`discover` with no edit anywhere else.
+"""
 from __future__ import annotations
 
-from .base import Scenario
+import importlib
+import pkgutil
+
+from .base import Scenario, registered
 from .seafarers import Seafarers
 
 SCENARIOS: dict[str, Scenario] = {}
 
 
 def register(s: Scenario) -> Scenario:
-    SCENARIOS[s.id] = s
+    """Add ``s`` to the registry, its declarations composed once (``base.registered``)."""
+    if s.id in SCENARIOS and type(SCENARIOS[s.id]) is not type(s):
+        raise ValueError(f"two scenarios with the id {s.id!r}")
+    SCENARIOS[s.id] = registered(s)
     return s
+
+
+def discover(package: str = "service.engine.modules") -> list[str]:
+    """Import every module package under ``package`` and register the scenarios it lists."""
+    found = []
+    pkg = importlib.import_module(package)
+    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+        mod = importlib.import_module(f"{package}.{info.name}")
+        for scen in getattr(mod, "SCENARIOS", ()):
+            register(scen)
+            found.append(scen.id)
+    return found
 
 
 register(Scenario())
@@ -36,6 +58,7 @@ for _s in (IntoTheDesert3(), IntoTheDesert4(), NewWorld3(), NewWorld4(), GreatCr
     register(_s)
 
 register(Gold())
+discover()
 
 
 def get_scenario(sid: str) -> Scenario:
