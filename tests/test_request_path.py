@@ -172,10 +172,10 @@ def test_the_level_1_key_tells_boards_apart_and_ignores_order():
 def test_the_verdict_text_is_the_verdict_json():
     app = create_app({"TESTING": True})
     cache = app.extensions["graph_cache"]
-    st = SCENARIOS["base"].new_game(3, 4)
-    for free in ({}, {"note": "\x00board\x00"}):   # a request string spelling the splice marker
-        state, graph = parse_state(dict(dump_state(st), scenario_state=free), cache)
-        for a in ({"type": "build_settlement", "player": 0, "node": [0, 0, "N"]},
+    st = SCENARIOS["SC01"].new_game(3, 4)
+    for free in ({}, {"faces_island": {"\x00board\x00": True}}):   # a request string spelling the splice marker
+        state, graph = parse_state(dict(dump_state(st), scenario_state={**st.scenario_state, **free}), cache)
+        for a in ({"type": "build_settlement", "player": 0, "node": [2, 0, "N"]},
                   {"type": "end_turn", "player": 0}):
             v = judge(state, parse_action(a, state), graph)
             for extra in (None, {"explanations": {"x": 1}}):

@@ -12,7 +12,7 @@ import orjson
 from marshmallow import ValidationError
 
 from ..cache import GraphCache
-from ..engine.consistency import check_state
+from ..engine.consistency import check_state, declared_problems
 from ..engine.core import Action
 from ..engine.mapgraph import MapGraph
 from ..engine.memo import bounded_put
@@ -60,6 +60,10 @@ def parse_state(raw: Any, cache: GraphCache, prefix: str = "/state") -> tuple[St
             loaded = load_or_schema(_STATE_SCHEMA, _LOAD_STATE, raw)
     except ValidationError as e:
         raise invalid(pointerize(e.messages, prefix), "the state") from None
+    problems = declared_problems(get_scenario(loaded["scenario"]), loaded["scenario_state"],
+                                 [p.get("extra", {}) for p in loaded["players"]], prefix)
+    if problems:
+        raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")
     try:
         state, where = build_state(loaded, prefix)
     except Inconsistent as e:

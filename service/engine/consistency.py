@@ -6,7 +6,7 @@ of any scenario's map: a house map or a small test board is fine as long as it i
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .geometry import edge_str, node_str
 from .mapgraph import RESOURCES, MapGraph

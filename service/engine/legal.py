@@ -814,6 +814,9 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
     extra: dict[str, list[Action]] = {}
     for a in scenario.legal_candidates(state, graph, player):
         extra.setdefault(a.type, []).append(a)
+    for fn in scenario.composition.candidates:      # the candidates a module's ActionSpec declares
+        for a in fn(state, graph, scenario, player):
+            extra.setdefault(a.type, []).append(a)
     plain = "check" not in scenario.composition.hooks
     pos: Optional[_Pos] = None
     pl = state.players[player]

@@ -158,6 +158,8 @@ class Composition:
     hooks: frozenset[str]
     #: The action types whose handler a module declares (the others use the engine's own).
     own_handlers: frozenset[str] = frozenset()
+    #: The candidate generators the action specs declare, ``(state, graph, scenario, player) -> actions``.
+    candidates: tuple = ()
 
     def handler(self, type_: str) -> Optional["Handler"]:
         spec = self.actions.get(type_)
@@ -214,7 +216,8 @@ def compose(cls: type, default: type) -> Composition:
     hooks = frozenset(n for n in HOOKS if getattr(cls, n, None) is not getattr(default, n, None))
     return Composition(tuple(names), actions, {t: fs for t, fs in extra_fields.items() if t in actions},
                        Obj(state), Obj(player), Obj(derived), events, options, hooks,
-                       frozenset(t for t, a in actions.items() if a.handler is not None))
+                       frozenset(t for t, a in actions.items() if a.handler is not None),
+                       tuple(dict.fromkeys(a.candidates for a in actions.values() if a.candidates is not None)))
 
 
 __all__ = ["ActionSpec", "EventSpec", "OptionSpec", "Hooks", "HOOKS", "Composition", "compose", "hook_doc",

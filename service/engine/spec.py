@@ -8,8 +8,10 @@ request check (a wrong value is a problem naming the field by JSON pointer), the
 >>> shape = Obj({"ships": F(List(Obj({"id": F(Int(0, 999), required=True)}), max_len=15))})
 >>> shape.problems({"ships": [{"id": 3}]}, "/state/scenario_state")
 []
->>> shape.problems({"ships": [{"id": "3"}], "shipz": 1}, "/state/scenario_state")[0]
-('/state/scenario_state/shipz', 'unknown key (known: ships)')
+>>> shape.problems({"shipz": 1}, "/state/scenario_state")
+[('/state/scenario_state/shipz', 'unknown key (known: ships)')]
+>>> shape.problems({"ships": [{"id": "3"}]}, "/state/scenario_state")
+[('/state/scenario_state/ships/0/id', 'must be an integer 0..999')]
 """
 from __future__ import annotations
 
