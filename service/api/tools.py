@@ -13,14 +13,14 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from ..engine import budget
 from ..engine.legal import action_json, legal_actions
-from ..engine.scenarios import SCENARIOS, get_scenario
+from ..engine.scenarios import scenario_of
 from .body import read_json
 from .codec import ENCODE
 from .errors import Problem
 from .replay import DIGESTS, ON_ILLEGAL, replay, replay_json
-from .fields import FreeForm, StrictBool, StrictNumber
-from .schemas import StrictInt, pointerize
-from .service import invalid, new_game_state, parse_action, parse_state
+from .fields import StrictBool, StrictNumber
+from .schemas import NewGameSchema, StrictInt, pointerize
+from .service import invalid, parse_action, parse_state, started
 
 tools = Blueprint("tools", __name__)
 
@@ -41,22 +41,12 @@ def load(schema: Schema, data: Any) -> dict:
         raise invalid(pointerize(e.messages, "")) from None
 
 
-class NewGameSpec(Schema):
-    class Meta:
-        unknown = RAISE
-
-    scenario = fields.String(load_default="base", validate=validate.OneOf(tuple(SCENARIOS)))
-    players = StrictInt(required=True, validate=validate.Range(2, 4))
-    seed = StrictInt(load_default=0, validate=validate.Range(0, 2**64 - 1))
-    options = FreeForm(max_keys=30, max_key_length=60, max_values=300, load_default=dict)
-
-
 class ReplayRequest(Schema):
     class Meta:
         unknown = RAISE
 
     state = fields.Raw(load_default=None, allow_none=True)
-    new_game = fields.Nested(NewGameSpec, load_default=None, allow_none=True)
+    new_game = fields.Nested(NewGameSchema, load_default=None, allow_none=True)
     actions = fields.List(fields.Raw(), required=True, validate=validate.Length(max=MAX_REPLAY_ACTIONS))
     on_illegal = fields.String(load_default="stop", validate=validate.OneOf(ON_ILLEGAL))
     digests = fields.String(load_default="each", validate=validate.OneOf(DIGESTS))
@@ -71,8 +61,7 @@ def start_state(req: dict):
         raise invalid([{"pointer": "/state", "detail": "give exactly one of state or new_game"}])
     if req["state"] is not None:
         return parse_state(req["state"], cache)
-    ng = req["new_game"]
-    state = new_game_state(ng["scenario"], ng["players"], ng["seed"], ng["options"], "/new_game")
+    state = started(req["new_game"], "/new_game")
     return state, cache.get(state.terrain_map())
 
 
@@ -103,7 +92,7 @@ def legal_actions_view():
     if req["player"] is not None and req["player"] >= state.num_players:
         raise invalid([{"pointer": "/player",
                         "detail": f"player {req['player']} does not exist in a {state.num_players}-player game"}])
-    la = legal_actions(state, graph, get_scenario(state.scenario), req["player"])
+    la = legal_actions(state, graph, scenario_of(state), req["player"])
     return ok({"phase": state.phase, "current_player": state.current_player, **la.to_json()})
 
 
@@ -193,7 +182,7 @@ def render_view():
     if fmt not in ("svg", "png"):
         raise invalid([{"pointer": "/format", "detail": "must be svg or png"}])
     state, graph = parse_state(req["state"], current_app.extensions["graph_cache"])
-    scen = get_scenario(state.scenario)
+    scen = scenario_of(state)
     options: dict[str, Any] = {"size": req["size"], "show_coords": req["coords"], "show_frame": req["frame"]}
     headers: dict[str, str] = {}
     hl = req["highlight"] or {}
