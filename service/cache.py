@@ -409,13 +409,14 @@ def redis_from_url(url: str, timeout: float = 0.05):
     from redis.backoff import NoBackoff
     from redis.retry import Retry
 
-    class DeadlineConnection(redis.Connection):
+    base = {"redis": redis.Connection, "rediss": redis.SSLConnection,
+            "unix": redis.UnixDomainSocketConnection}.get(url.partition("://")[0], redis.Connection)
+
+    class DeadlineConnection(base):   # type: ignore[misc, valid-type]
         def _connect(self):
             return DeadlineSocket(super()._connect())
 
-    kw: dict[str, Any] = {}
-    if url.startswith("redis://"):
-        kw["connection_class"] = DeadlineConnection
+    kw: dict[str, Any] = {"connection_class": DeadlineConnection}
     return redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout,
                                 retry_on_timeout=False, retry=Retry(NoBackoff(), 0),
                                 health_check_interval=0, max_connections=64, **kw)
