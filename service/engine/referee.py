@@ -39,6 +39,8 @@ class Verdict:
     derived: dict[str, Any] = field(default_factory=dict)
     #: The map graph of the resulting state: the one passed in, unless the action changed the board.
     graph: Optional[MapGraph] = None
+    #: Suspicious but possible things about the posted position (``warnings.py``), filled by the caller.
+    warnings: list[dict[str, str]] = field(default_factory=list)
 
 
 def gate(ctx: Ctx, h: Handler) -> list[Violation]:
