@@ -280,6 +280,8 @@ class RoadBuildingPiece(Base):
 ACTION_FIELDS["play_road_building"] = {
     "pieces": BoundedList(fields.Nested(RoadBuildingPiece), required=True, min_length=1, max_length=2),
 }
+# the starting player places the pirate of a new game that named no pirate hex, before any settlement.
+ACTION_FIELDS["place_pirate"] = {"hex": HexCoord(required=True)}
 # A New World: a harbour token placed face down on a sea hex, facing the coast edge named.
 ACTION_FIELDS["place_harbor"] = {"edge": EdgeCoord(required=True)}
 # Greater Catan: the mainland hexes a placement's small-island tokens are taken from, in trigger order

@@ -54,6 +54,15 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
             else:
                 out.append((ptr + "/edge",
                             f"a {kind[:-1]} cannot lie on {edge_str(edge)}, a {graph.edge_kind[eid]} edge"))
+    pending = state.scenario_state.get("pirate_pending")
+    if pending is not None:          # a new game's pirate, placed before the first settlement
+        why = ("is true or left out" if pending is not True else
+               "belongs to a scenario with a pirate" if not scenario.pirate else
+               "means the pirate is off the board" if state.pirate is not None else
+               "holds only before the first settlement of set-up" if state.phase != "setup" or state.buildings
+               or state.roads or state.ships else None)
+        if why:
+            out.append(("/state/scenario_state/pirate_pending", f"pirate_pending {why} (SEA-027, R-007)"))
     if state.ships and not scenario.ships:
         out.append(("/state/pieces/ships", f"scenario {scenario.id!r} has no ships"))
     # -- supply: pieces on the board + pieces left = the scenario's supply (BASE-COMP-1) ------------------

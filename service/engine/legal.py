@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
 from .actions.gold import BUY_RATE, SELL_RATE
 from .actions.robber import robbable
-from .actions.seafarers import next_gold_chooser
+from .actions.seafarers import SETUP_PLACEMENTS, next_gold_chooser
 from .bank import COSTS
 from .core import Action, Ctx, Violation
 from .mapgraph import LAND, RESOURCES, MapGraph
@@ -210,6 +210,14 @@ def _move_typed(type_: str):
 
 CANDIDATES["move_robber"] = _move_typed("move_robber")
 CANDIDATES["move_pirate"] = _move_typed("move_pirate")
+
+
+@candidates("place_pirate")
+def _place_pirate(state, graph, scen, p):
+    """R-007: every sea hex, while a new game's pirate is still to be placed."""
+    if state.scenario_state.get("pirate_pending") is not True:
+        return []
+    return [Action("place_pirate", p, {"hex": h}) for h, t in state.hexes.items() if t.terrain == "sea"]
 
 
 @candidates("play_knight")
@@ -818,7 +826,10 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
     pos: Optional[_Pos] = None
     pl = state.players[player]
     main = state.phase == "main"
-    for t, h, replaced, block, ranged, pf in _plan(scenario, state, player):
+    plan = _plan(scenario, state, player)
+    if state.phase == "setup" and state.scenario_state.get("pirate_pending") is True:   # R-007: pirate first
+        plan = [e for e in plan if e[0] not in SETUP_PLACEMENTS]
+    for t, h, replaced, block, ranged, pf in plan:
         own = replaced is None and t not in extra
         # the type's block: a part of the engine's own check that reads no parameter fails
         if block is not None and replaced is None and (ranged is False or (prefilter and own)):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional
 
 from .actions import WRONG_PHASE_RULE, Handler, load_all
+from .actions.seafarers import pirate_first
 from .core import Action, Ctx, Violation
 from .derive import derive, update_awards, victory_point_total
 from .mapgraph import MapGraph
@@ -65,7 +66,10 @@ def check_action(ctx: Ctx, h: Handler) -> list[Violation]:
     """Every check a proposed action passes, in order: the gate, the handler's rules, the scenario's.
 
     The legal-action generator (``legal.py``) filters its candidates through this same function."""
-    return gate(ctx, h) or h.check(ctx) or ctx.scenario.check(ctx)
+    return (gate(ctx, h) or h.check(ctx) or ctx.scenario.check(ctx)
+            # SEA-027, R-007: a new game's pirate is placed before any settlement (after a scenario's own
+            # opening steps, such as A New World's harbours)
+            or (pirate_first(ctx.state, ctx.action.type) if ctx.state.phase == "setup" else []))
 
 
 def adjudicate(state: State, action: Action, graph: MapGraph, scenario: "Scenario",

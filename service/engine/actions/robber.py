@@ -34,7 +34,8 @@ def move_violations(ctx: Ctx, target: str, mover: int) -> list[Violation]:
     h = a.get("hex")
     if target == "pirate":
         if not scen.pirate:
-            return [Violation("SEA-028", "this scenario has no pirate", "/action/target")]
+            return [Violation("SEA-031" if a.type == "play_knight" else "SEA-028", "this scenario has no pirate",
+                              "/action/target")]
         if not scen.pirate_hex_ok(s, h):
             return [Violation("SEA-029", f"the pirate stands only on sea hexes; {h[0]},{h[1]} is "
                               f"{_terrain(s, h)}", "/action/hex")]

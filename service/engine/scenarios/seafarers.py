@@ -11,7 +11,7 @@ from ..rng import Rng
 from ..state import Tile
 from .base import BASE_ACTIONS, Scenario
 
-SEAFARERS_ACTIONS = BASE_ACTIONS + ("build_ship", "move_ship", "move_pirate", "choose_gold")
+SEAFARERS_ACTIONS = BASE_ACTIONS + ("build_ship", "move_ship", "move_pirate", "choose_gold", "place_pirate")
 
 #: SEA-036: the expansion's components (tiles, 8 SVP tokens, 10 number tokens, 12 harbour tokens, 15 ships
 #: per colour in 4 colours, 1 pirate). Supplies use the ship count; SVP tokens are not a limit (R-029).
