@@ -113,3 +113,8 @@ def test_a_violation_names_the_ruling_quoted_in_its_message(client):
     assert v.deciding_ruling() == "R-011"
     assert Violation("SEA-017", "one ship a turn").deciding_ruling() is None
     assert Violation("SEA-028", "m (R-011)", ruling="R-008").deciding_ruling() == "R-008"
+
+
+def test_scenario_sources_name_documents_not_files_outside_the_repository(client):
+    for s in client.get("/v1/scenarios").get_json()["scenarios"]:
+        assert "seeds/" not in s["source"] and ".md" not in s["source"] and "GET /v1/rules" in s["source"], s

@@ -65,7 +65,7 @@ class Oceans(MappedScenario, Seafarers):
     ACTION_FIELDS = {t: {"discoveries": DISCOVERIES} for t in EXPLORING_ACTIONS}  # revealed hexes as observed
     module_name = "Oceans"
     name = "Oceans (3 players)"
-    source = "seeds/002 Scenario 4"
+    source = "The Seafarers of Catan rulebook (1998), scenario 4 (its rules: GET /v1/rules?prefix=SC04)"
     players = (3,)                                          # SC04-001
     vp_target = 12                                          # SC04-009
     component_rule = "SC04-002"

@@ -92,7 +92,7 @@ SEAFARERS_STATE = {
 class Seafarers(Scenario):
     id = "seafarers"
     name = "Seafarers: general rules on a posted board"
-    source = "seeds/002 (general rules)"
+    source = "The Seafarers of Catan rulebook (1998), general rules (GET /v1/rules?module=SEA)"
     supply = {"settlements": 5, "cities": 4, "roads": 15, "ships": 15}   # SEA-036: 15 ships per colour
     ships = True
     has_map = False
