@@ -33,7 +33,8 @@ def test_sea_027_a_new_game_opens_with_the_pirate(client):
     v = adjudicate(client, st, {"type": "place_pirate", "player": 0, "hex": land})
     assert [x["rule"] for x in v["violations"]] == ["SEA-029"]
     v = adjudicate(client, st, {"type": "place_pirate", "player": 1, "hex": sea})
-    assert [x["rule"] for x in v["violations"]] == ["SEA-027"] and v["violations"][0]["path"] == "/action/player"
+    assert [(x["rule"], x["ruling"]) for x in v["violations"]] == [("SEA-027", "R-007")]
+    assert v["violations"][0]["path"] == "/action/player"
     v = adjudicate(client, st, {"type": "place_pirate", "player": 0, "hex": sea})
     assert v["legal"] and v["state"]["pirate"] == sea and "pirate_pending" not in v["state"]["scenario_state"]
     assert v["events"] == [{"type": "pirate_placed", "player": 0, "hex": sea}]

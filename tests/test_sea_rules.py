@@ -203,6 +203,15 @@ def test_sea_017_one_ship_move_per_turn(client):
     assert rules(adjudicate(client, st, move((2, 0, "SE"), (1, 1, "E")))) == ["SEA-017"]
 
 
+def test_a_ship_moved_out_of_turn_breaks_turn_order_not_sea_017(client):
+    """BASE-TURN-6: only the active player moves a ship; SEA-017 (one move a turn) is not what the move breaks."""
+    st = sea(ships=LANE)
+    a = move((2, 0, "SE"), (1, 1, "E"))
+    a["player"] = 1
+    v = adjudicate(client, st, a)
+    assert rules(v) == ["BASE-TURN-6"] and v["violations"][0]["path"] == "/action/player"
+
+
 def test_sea_018_not_the_ship_built_this_turn(client):
     st = sea(ships=LANE, turn_flags={"ships_built": [[2, 0, "SE"]]})
     assert rules(adjudicate(client, st, move((2, 0, "SE"), (1, 1, "E")))) == ["SEA-018"]

@@ -24,7 +24,8 @@ class BuildShip:
         place_edge_piece(ctx, s, "ship")            # SEA-018: a ship built this turn may not move
 
 
-@handler("move_ship", {"main"}, not_your_turn="SEA-017", changes_routes=True)
+# Out of turn, a ship move breaks BASE-TURN-6 (only the active player acts), not SEA-017 (one move a turn).
+@handler("move_ship", {"main"}, changes_routes=True)
 class MoveShip:
     """R-010: which ship may move, and where to."""
     @staticmethod
@@ -163,7 +164,7 @@ def pirate_first(s: State, action_type: str) -> list[Violation]:
     return []
 
 
-@handler("place_pirate", {"setup"}, not_your_turn="SEA-027")
+@handler("place_pirate", {"setup"}, actor="any")
 class PlacePirate:
     """R-007: the game did not name the pirate's hex, so the starting player places it on a sea hex of his
     choice before any settlement (SEA-027; SEA-029: only on sea)."""
@@ -176,6 +177,9 @@ class PlacePirate:
                    "the pirate is placed only at the start of a new game that named no pirate hex")
             return [Violation("SEA-027", f"the pirate is placed once, before the first settlement: {why}",
                               "/action/type", ruling="R-007")]
+        if ctx.action.player != s.current_player:
+            return [Violation("SEA-027", f"the starting player (player {s.current_player}) places the pirate, not "
+                              f"player {ctx.action.player}", "/action/player", ruling="R-007")]
         if not ctx.scenario.pirate_hex_ok(s, h):
             t = s.hexes.get(h)
             return [Violation("SEA-029", f"the pirate stands only on sea hexes; {h[0]},{h[1]} is "
