@@ -67,12 +67,20 @@ def test_a_given_size_is_kept(client):
 
 
 def test_the_legend_names_each_player_and_each_shape(client):
-    svg = render(client, {"state": TRY_IT["state"]}, "svg").get_data(as_text=True)
+    body = {"state": TRY_IT["state"], "highlight": {"route_of": 0},
+            "action": {"type": "build_settlement", "player": 0, "node": [0, -1, "S"]}}
+    svg = render(client, body, "svg").get_data(as_text=True)
     legend = svg[svg.index('class="legend"'):]
     for word in ("player 0 (red)", "player 1 (blue)", "player 2 (orange)", "settlement", "city", "road", "ship",
-                 "robber", "pirate", "longest route", "rule broken here"):
+                 "robber", "longest route", "rule broken here"):
         assert word in legend, word
-    assert "player 3" not in legend                          # a 3-player game
+    assert "player 3" not in legend and "pirate" not in legend   # a 3-player game, no pirate on this board
+    plain = render(client, {"state": TRY_IT["state"]}, "svg").get_data(as_text=True)
+    legend = plain[plain.index('class="legend"'):]
+    assert "settlement" in legend and "longest route" not in legend and "rule broken" not in legend
+    with_pirate = {**ship_position()[0], "pirate": [0, -2]}
+    svg = render(client, {"state": with_pirate}, "svg").get_data(as_text=True)
+    assert "pirate" in svg[svg.index('class="legend"'):]
 
 
 def test_gold_is_striped_and_unlike_grain():

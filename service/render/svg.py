@@ -95,7 +95,8 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
           size: Optional[float] = None, title: Optional[str] = None, show_frame: bool = True,
           show_coords: bool = False, colours: tuple[str, ...] = PLAYER_COLOURS,
           svp: Optional[Mapping[Node, int]] = None, route: Optional[list[Edge]] = None,
-          marks: Optional[Mapping[str, list]] = None, players: Optional[int] = None, legend: bool = True) -> str:
+          marks: Optional[Mapping[str, list]] = None, players: Optional[int] = None, legend: bool = True,
+          mark_label: str = "rule broken here") -> str:
     """The SVG text of a board: hexes by terrain (unexplored ones shown hidden, "?"), number tokens,
     harbours, roads, ships, settlements and cities in player colours, robber (R) and pirate (P).
 
@@ -103,8 +104,9 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
     ``TARGET_PX``), ``svp`` (node -> special victory point tokens under the building there, drawn as a
     disc with the count), ``route`` (a witness path of edges, drawn as a band under the pieces),
     ``marks`` (``{"hexes": [...], "nodes": [...], "edges": [...]}``, where a violation lies, circled in
-    magenta), ``players`` (how many players the legend lists; default: those with pieces) and
-    ``legend``."""
+    magenta), ``players`` (how many players the legend lists; default: those with pieces), ``legend``
+    (the legend lists the players, the piece shapes, and the robber, pirate, route and marks when drawn)
+    and ``mark_label`` (what the legend calls a mark)."""
     shown = {h: t for h, t in hexes.items() if show_frame or t.terrain != "frame"}
     if size is None:
         size = auto_size(shown)
@@ -119,7 +121,9 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
     if players is None:
         owners = [p for p, _k in (buildings or {}).values()] + list((roads or {}).values()) + list((ships or {}).values())
         players = max(owners) + 1 if owners else 0
-    legend_rows, legend_h = _legend_layout(players, size, w) if legend else ([], 0.0)
+    shown_items = {"robber": robber is not None, "pirate": pirate is not None, "route": bool(route),
+                   "mark": any(marks.values()) if marks else False}
+    legend_rows, legend_h = _legend_layout(players, size, w, shown_items, mark_label) if legend else ([], 0.0)
     h = board_h + legend_h
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{minx:.1f} {miny:.1f} {w:.1f} {h:.1f}" '
            f'width="{w:.0f}" height="{h:.0f}" font-family="DejaVu Sans, sans-serif">',
@@ -193,7 +197,7 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
         out.append(f'<ellipse class="mark" cx="{(x1 + x2) / 2:.1f}" cy="{(y1 + y2) / 2:.1f}" rx="{size * 0.55:.1f}" '
                    f'ry="{size * 0.55:.1f}" fill="none" stroke="{MARK}" stroke-width="{size * 0.12:.1f}"/>')
     if legend_rows:
-        out.append(_legend(legend_rows, minx, miny + board_h, size, colours))
+        out.append(_legend(legend_rows, minx, miny + board_h, size, colours, mark_label))
     out.append("</svg>")
     return "\n".join(out)
 
@@ -245,25 +249,28 @@ def _harbor(e: Edge, kind: str, hexes: Mapping[Hex, Any], size: float) -> str:
             f'font-weight="bold" fill="#1a1a1a">{escape(text)}</text></g>')
 
 
-def _legend_items(players: int) -> list[tuple[str, Any]]:
+def _legend_items(players: int, shown: Mapping[str, bool]) -> list[tuple[str, Any]]:
+    """The players, the piece shapes, and what else the picture shows (robber, pirate, route, marks)."""
     items: list[tuple[str, Any]] = [("player", p) for p in range(players)]
-    items += [("settlement", None), ("city", None), ("road", None), ("ship", None), ("robber", None),
-              ("pirate", None), ("route", None), ("mark", None)]
+    items += [("settlement", None), ("city", None), ("road", None), ("ship", None)]
+    items += [(k, None) for k in ("robber", "pirate", "route", "mark") if shown.get(k)]
     return items
 
 
-def _legend_text(kind: str, arg: Any) -> str:
-    return {"player": f"player {arg} ({PLAYER_NAMES[arg % len(PLAYER_NAMES)] if arg is not None else ''})",
-            "route": "longest route", "mark": "rule broken here"}.get(kind, kind)
+def _legend_text(kind: str, arg: Any, mark_label: str = "rule broken here") -> str:
+    if kind == "player":
+        return f"player {arg} ({PLAYER_NAMES[arg % len(PLAYER_NAMES)]})"
+    return {"route": "longest route", "mark": mark_label}.get(kind, kind)
 
 
-def _legend_layout(players: int, size: float, width: float) -> tuple[list[list[tuple[str, Any, float]]], float]:
+def _legend_layout(players: int, size: float, width: float, shown: Mapping[str, bool],
+                   mark_label: str) -> tuple[list[list[tuple[str, Any, float]]], float]:
     """Legend items flowed into rows that fit ``width``; returns the rows and their total height."""
     fs = min(14.0, max(10.0, size * 0.3))
     rows: list[list[tuple[str, Any, float]]] = [[]]
     x = 0.0
-    for kind, arg in _legend_items(players):
-        iw = fs * 2.2 + len(_legend_text(kind, arg)) * fs * 0.6 + fs
+    for kind, arg in _legend_items(players, shown):
+        iw = fs * 2.2 + len(_legend_text(kind, arg, mark_label)) * fs * 0.6 + fs
         if rows[-1] and x + iw > width - fs:
             rows.append([])
             x = 0.0
@@ -272,7 +279,7 @@ def _legend_layout(players: int, size: float, width: float) -> tuple[list[list[t
     return rows, (len(rows) * fs * 1.9 + fs * 0.6)
 
 
-def _legend(rows: list, x0: float, y0: float, size: float, colours: tuple[str, ...]) -> str:
+def _legend(rows: list, x0: float, y0: float, size: float, colours: tuple[str, ...], mark_label: str) -> str:
     fs = min(14.0, max(10.0, size * 0.3))
     out = ['<g class="legend">']
     for i, row in enumerate(rows):
@@ -305,7 +312,7 @@ def _legend(rows: list, x0: float, y0: float, size: float, colours: tuple[str, .
                 out.append(f'<circle cx="{sx:.1f}" cy="{y:.1f}" r="{s:.1f}" fill="none" stroke="{MARK}" '
                            f'stroke-width="{fs * 0.2:.1f}"/>')
             out.append(f'<text x="{x + fs * 2.2:.1f}" y="{y + fs * 0.35:.1f}" font-size="{fs:.1f}" fill="#111">'
-                       f'{escape(_legend_text(kind, arg))}</text>')
+                       f'{escape(_legend_text(kind, arg, mark_label))}</text>')
             x += iw
     out.append("</g>")
     return "".join(out)
