@@ -126,3 +126,29 @@ def test_a_violation_names_the_ruling_quoted_in_its_message(client):
 def test_scenario_sources_name_documents_not_files_outside_the_repository(client):
     for s in client.get("/v1/scenarios").get_json()["scenarios"]:
         assert "seeds/" not in s["source"] and ".md" not in s["source"] and "GET /v1/rules" in s["source"], s
+
+
+@pytest.mark.parametrize("sid,players", [("base", 3), ("SC01", 4), ("SC04", 3), ("SC10", 4), ("GOLD", 4)])
+def test_every_id_an_answer_names_resolves(client, sid, players):
+    """Answers of a played game (verdicts, explanations, legal-action lists, replays) name only IDs of the
+    catalogue, including IDs made up at run time (a scenario's rule attributes)."""
+    import json
+    import random
+    st = client.post("/v1/games", json={"scenario": sid, "players": players, "seed": 5}).get_json()["state"]
+    rnd = random.Random(5)
+    texts = []
+    for _ in range(40):
+        la = client.post("/v1/legal-actions", json={"state": st}).get_json()
+        acts = [a for v in la["actions"].values() for a in v]
+        if not acts:
+            break
+        texts.append(json.dumps(la))
+        a = rnd.choice(acts)
+        wrong = {**a, "player": (a["player"] + 1) % players}            # out of turn: a violation to read
+        for act in (wrong, a):
+            r = client.post("/v1/adjudicate?explain=true", json={"state": st, "action": act})
+            texts.append(r.get_data(as_text=True))
+        st = r.get_json()["state"] or st
+    text = "\n".join(texts)
+    assert catalogue.ID_PATTERN.search(text)                          # the answers do name rules
+    assert not catalogue.unknown_ids(text)
