@@ -105,6 +105,10 @@ class Hooks(Protocol):
     def derived_extra(self, state: "State", graph: "MapGraph") -> dict[str, Any]:
         """The module's derived values (declared in ``DERIVED``)."""
 
+    def cards_held(self, state: "State", player: int) -> int:
+        """How many cards of ``player``'s hand count for a discard on a 7 (the resource cards; a module
+        with further cards in the hand adds them)."""
+
     def gold_entitlement(self, terrain: str, kind: str) -> int:
         """How many free-choice picks a building of ``kind`` on a producing ``terrain`` hex gets."""
 

@@ -33,10 +33,10 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from ..geometry import Node, node_str
 from ..mapgraph import RESOURCES, MapGraph
-from ..module import ActionSpec, OptionSpec
+from ..module import ActionSpec
 from ..spec import EDGE, NODE, PLAYER, Bool, Cards, F, Int, List, Obj, Str
 from ..state import State
-from .base import BASE_ACTIONS, flag_option
+from .base import BASE_ACTIONS
 from .components import harbor_row, hex_row, token_row
 from .gold_mnr import Board, front_coast, increase_cuts, road_mnr, site_gold_distance, statements
 from .mapdata import MappedScenario, MapSpec
@@ -83,10 +83,9 @@ GOLD_ACTION_SPECS = (
                "Trade with the bank: 2 gold for a card, 3 cards for a gold (GOLD-016, GOLD-018).",
                handler=_gold("GoldTrade"), ranged=True),
 )
-START_GOLD = 8                     # GOLD-006 (10 with Cities & Knights, which waits for that expansion)
+START_GOLD = 8                     # GOLD-006 (10 with Cities & Knights: modules/cities_and_knights/gold.py)
 LARGEST_FLEET_VP = 2               # GOLD-037
 LARGEST_FLEET_MIN = 2
-CK_OPTION = "cities_and_knights"
 
 # Cell legend: "L" a land tile dealt from the map's pool, "g" gold, "s" sea (mapdata.LEGEND).
 MAP_4P = MapSpec(
@@ -146,9 +145,6 @@ class Gold(MappedScenario, Seafarers):
     coins = True                                            # GOLD-005, R-042: gold coins
     ACTIONS = GOLD_ACTION_SPECS
     WITHOUT_ACTIONS = ("move_ship", "move_pirate", "choose_gold")
-    OPTIONS = (OptionSpec(CK_OPTION, flag_option,
-                          "true or false: play with Cities & Knights (GOLD-012..015, GOLD-017); true is refused until "
-                          "Cities & Knights exists here"),)
     STATE = {
         "front_coast": F(List(NODE, max_len=100), doc="R-035: the front-coast intersections, as tagged in the map data"),
         "ships": F(List(Obj({"id": F(Int(0, 10_000), required=True), "player": F(PLAYER, required=True),
@@ -171,8 +167,6 @@ class Gold(MappedScenario, Seafarers):
 
     # -- a new game ------------------------------------------------------------------------------------
     def new_game(self, num_players: int, seed: int, options: Optional[dict] = None) -> State:
-        if (options or {}).get(CK_OPTION):
-            raise ValueError(ck_refusal())
         state = super().new_game(num_players, seed, options)
         for p in state.players:
             p.gold = START_GOLD                             # GOLD-006
@@ -312,8 +306,6 @@ class Gold(MappedScenario, Seafarers):
 
     def validate_state(self, state: State) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
-        if state.options.get(CK_OPTION):
-            out.append((f"/state/options/{CK_OPTION}", ck_refusal()))
         if state.ships:
             out.append(("/state/pieces/ships", "GOLD's ships are single mobile pieces with a home and a cargo, listed "
                         "in scenario_state.ships (GOLD-020), not as trade-route pieces"))
@@ -330,12 +322,6 @@ class Gold(MappedScenario, Seafarers):
             return out + [("/state/scenario_state/ships", "a list of ship records")]
         out.extend(_validate_ships(state, ships))
         return out
-
-
-def ck_refusal() -> str:
-    return ("GOLD with Cities & Knights (15 VP, 10 starting gold, the knight, activation and city-wall gold costs "
-            "GOLD-012..GOLD-015, commodities for 4 gold GOLD-017) waits for the Cities & Knights rules; play GOLD "
-            "without it")
 
 
 def _is_node(x: Any) -> bool:

@@ -1,0 +1,396 @@
+"""The Cities & Knights rule module (``rules/cities-and-knights.md``), stacked above any scenario's
+modules when a game's options carry ``cities_and_knights: true``.
+
+Its hooks add to the scenario's (each calls ``super()``); its declarations compose on top: the roll
+with the event die, discarding with commodities, the robber asleep until the first attack, knights,
+city walls, city improvements and metropolises, progress cards instead of development cards (CK-CHG-2:
+the development-card actions are gone), trading with commodities.
+
+Decisions the digest leaves open (decided here, once):
+
+- The second set-up placement (CK-SETUP-1) is posted as ``build_settlement`` and is a city from the
+  moment its road is placed (the position between the two shows it as the settlement just placed, which
+  is how the set-up road finds it); starting resources are 1 per producing hex, as BASE-SETUP-5
+  (CK-SETUP-2).
+- Choices other players make during the roll (the city a losing player gives up, the deck a tied
+  defender draws from, the progress card put back over the limit) are carried by the roll action, as
+  observed; a roll that needs one and lacks it is refused naming the choices.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional
+
+from ...core import Violation
+from ...geometry import node_str
+from ...mapgraph import MapGraph
+from ...module import ActionSpec, EventSpec, OptionSpec
+from ...scenarios.base import _ROBBER_FIELDS, flag_option
+from ...scenarios.seafarers import SEAFARERS_ACTION_SPECS
+from ...spec import EDGE, HEX, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Map, Obj, PLAYER_KEY, Str
+from ...state import DEV_CARDS, State
+from . import store
+from .data import (BARBARIAN_STEPS, CARDS, COMMODITIES, COSTS, DECKS, EVENTS, PROGRESS_CARDS, PROGRESS_LIMIT,
+                   SEA_VP_RAISE, TRACKS, VP_CARDS, VP_TARGET)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...core import Ctx
+
+
+def _h(name: str):
+    def get():
+        from . import actions
+        return getattr(actions, name).HANDLER
+    return get
+
+
+def _cands(name: str):
+    def gen(state, graph, scen, p):
+        from . import actions
+        return getattr(actions, name)(state, graph, scen, p)
+    gen.__name__ = name
+    return gen
+
+
+def _p(name: str):
+    def get():
+        from . import progress
+        return getattr(progress, name).HANDLER
+    return get
+
+
+def _pc(state, graph, scen, p):
+    from . import progress
+    return progress.progress_candidates(state, graph, scen, p)
+
+
+_CARD = Str(CARDS)
+_CHOICES = {
+    "pillage": F(Map(NODE, key=PLAYER_KEY, max_len=4), nullable=True,
+                 doc="CK-BARB-4: per losing player with several plain cities, the city they give up"),
+    "defender_decks": F(Map(Str(TRACKS), key=PLAYER_KEY, max_len=4), nullable=True,
+                        doc="CK-BARB-6: per tied best defender, the deck they draw from"),
+    "progress_discards": F(Map(Str(PROGRESS_CARDS), key=PLAYER_KEY, max_len=4), nullable=True,
+                           doc="CK-PROG-5: per player over 4 progress cards outside their turn, the card put back"),
+}
+CK_ACTION_SPECS = (
+    ActionSpec("roll", {"event": F(Str(EVENTS), nullable=True, doc="the event die as rolled (CK-DICE-3): ship or "
+                                                                   "a gate; left out, the seeded generator rolls"),
+                        "alchemist": F(Bool(), default=False, doc="CK-PROG-S1: play the Alchemist; dice are then "
+                                                                  "the chosen red and yellow values"),
+                        **_CHOICES},
+               "The roll of the red, yellow and event dice (CK-DICE-2).", handler=_h("Roll"),
+               candidates=_cands("roll_candidates")),
+    ActionSpec("discard_cards", {"resources": F(Cards(tuple(c for c in CARDS if c not in COMMODITIES))),
+                                 "commodities": F(Cards(COMMODITIES))},
+               "Discard half of resources plus commodities on a 7 (CK-SEVEN-2).", handler=_h("DiscardCards"),
+               candidates=_cands("discard_candidates")),
+    ActionSpec("move_robber", {"card": F(_CARD, nullable=True, doc="the card taken (resource or commodity), as "
+                                                                   "observed")}, handler=_h("MoveRobber")),
+    ActionSpec("build_knight", {"node": F(NODE, required=True)}, "Build a basic knight (CK-KNIGHT-1).",
+               handler=_h("BuildKnight"), candidates=_cands("knight_candidates")),
+    ActionSpec("activate_knight", {"node": F(NODE, required=True),
+                                   "pay": F(Str(("grain", "gold")), nullable=True,
+                                            doc="GOLD-013: grain or gold (GOLD only)")},
+               "Activate a knight (CK-KNIGHT-3).", handler=_h("ActivateKnight")),
+    ActionSpec("promote_knight", {"node": F(NODE, required=True)}, "Promote a knight (CK-KNIGHT-4).",
+               handler=_h("PromoteKnight")),
+    ActionSpec("move_knight", {"from": F(NODE, required=True), "to": F(NODE, required=True)},
+               "Move an active knight along own roads (CK-KNIGHT-6).", handler=_h("MoveKnight")),
+    ActionSpec("displace_knight", {"from": F(NODE, required=True), "to": F(NODE, required=True),
+                                   "retreat": F(NODE, nullable=True, doc="where the displaced knight's owner moves "
+                                                                        "it (their choice; none: removed)")},
+               "Displace a weaker opponent's knight (CK-KNIGHT-7).", handler=_h("DisplaceKnight")),
+    ActionSpec("chase_robber", {"node": F(NODE, required=True, doc="the chasing knight"), **_ROBBER_FIELDS,
+                                "card": F(_CARD, nullable=True),
+                                "target": F(Str(("robber", "pirate")), default="robber")},
+               "Chase the robber (or pirate) with an active knight (CK-KNIGHT-9, CK-SEA-9).",
+               handler=_h("ChaseRobber")),
+    ActionSpec("build_wall", {"node": F(NODE, required=True)}, "Build a city wall (CK-WALL-1).",
+               handler=_h("BuildWall"), candidates=_cands("build_candidates")),
+    ActionSpec("improve_city", {"track": F(Str(TRACKS), required=True),
+                                "metropolis": F(NODE, nullable=True, doc="the city taking the metropolis, if "
+                                                                        "this level wins it (CK-IMP-7)")},
+               "Buy the next city improvement of a track (CK-IMP-1).", handler=_h("ImproveCity")),
+    ActionSpec("maritime_trade", {"give": F(Cards(CARDS), required=True), "get": F(Cards(CARDS), required=True)},
+               handler=_h("MaritimeTrade"), candidates=_cands("maritime_candidates")),
+    ActionSpec("domestic_trade", {"give": F(Cards(CARDS), required=True), "get": F(Cards(CARDS), required=True)},
+               handler=_h("DomesticTrade")),
+    next(a for a in SEAFARERS_ACTION_SPECS if a.type == "choose_gold"),     # CK-IMP-5: the Aqueduct's pick
+    ActionSpec("end_turn", {"put_back": F(List(Str(PROGRESS_CARDS), max_len=10), nullable=True,
+                                          doc="CK-PROG-5: the progress cards put back to end the turn with 4")},
+               candidates=_cands("end_turn_candidates")),
+)
+DEV_ACTIONS = ("discard", "buy_development_card", "play_knight", "play_road_building", "play_year_of_plenty",
+               "play_monopoly")
+
+CK_EVENTS = tuple(EventSpec(t, {}, d) for t, d in (
+    ("barbarians_advance", "CK-BARB-1: the ship advanced (position, steps)"),
+    ("barbarian_attack", "CK-BARB-2/3: barbarians and defence strengths, knights per player, the outcome"),
+    ("city_pillaged", "CK-BARB-4: a city became a settlement"),
+    ("wall_lost", "CK-BARB-5: the pillaged city's wall returns to the supply"),
+    ("defender_of_catan", "CK-BARB-6: the strongest defender takes a Defender of Catan VP"),
+    ("progress_drawn", "CK-PROG-2: a progress card drawn"),
+    ("progress_discarded", "CK-PROG-5: a progress card put back under its deck"),
+    ("progress_played", "CK-PROG-3: a progress card played"),
+    ("deck_empty", "CK-PROG-2: a deck had no card to draw"),
+    ("aqueduct", "CK-IMP-5: an Aqueduct owner takes a resource of choice"),
+    ("robber_sleeps", "CK-SEVEN-3: the robber does not move before the first attack"),
+    ("knight_activated", "CK-KNIGHT-3"), ("knight_promoted", "CK-KNIGHT-4"), ("knight_moved", "CK-KNIGHT-6"),
+    ("knight_displaced", "CK-KNIGHT-7: where the displaced knight went (null: back to the supply)"),
+    ("knight_removed", "CK-PROG-P3: a knight left the board"),
+    ("improved", "CK-IMP-1: a city improvement bought"),
+    ("metropolis", "CK-IMP-7/9: a metropolis placed or taken over"),
+    ("merchant", "CK-PROG-T3: the merchant placed"),
+    ("cards_taken", "a progress card moved cards between players"),
+    ("tokens_swapped", "CK-PROG-S4: two number tokens swapped"),
+))
+
+
+def ck_refusal(scen: Any) -> Optional[str]:
+    """R-079: a scenario whose text forbids Cities & Knights refuses the option (TDE4-001)."""
+    if str(scen.id).upper().startswith("TDE4"):
+        return "TDE4-001: this scenario must not be combined with Cities & Knights"
+    return None
+
+
+class CitiesAndKnights:
+    """The Cities & Knights module (CK-*)."""
+
+    module_name = "cities_and_knights"
+    dev_deck = {c: 0 for c in DEV_CARDS}                     # CK-CHG-2: no development cards
+
+    ACTIONS = CK_ACTION_SPECS
+    WITHOUT_ACTIONS = DEV_ACTIONS
+    STATE = {store.KEY: F(store.SHAPE, required=True, doc="Cities & Knights (CK-*)")}
+    DERIVED = {"cities_and_knights": F(Obj({
+        "barbarians": F(Any_("CK-BARB-1..4: position, steps, strength, defence, who would lose a city or "
+                             "be the defender on an attack now")),
+        "knights": F(Any_("CK-BARB-3: active knight strength per player and the knights on the board")),
+        "defenders": F(Any_("CK-BARB-6: Defender of Catan VP per player")),
+        "improvements": F(Any_("CK-IMP-1: levels per player and track")),
+        "metropolises": F(Any_("CK-IMP-7: holder and city per track")),
+        "commodities": F(Any_("CK-COM: commodities per player and in the bank")),
+        "progress_cards": F(Any_("CK-PROG-7: hand sizes (and cards) per player, deck sizes")),
+        "hand_limit": F(Any_("CK-SEVEN-2: discard limit per player")),
+        "robber_awake": F(Any_("CK-SEVEN-3")),
+        "merchant": F(Any_("CK-PROG-T3")),
+    }))}
+    EVENTS = CK_EVENTS
+    OPTIONS = (
+        OptionSpec("metropolis_counts_double", flag_option,
+                   "true or false (default false): a metropolis city counts twice for the barbarians (CK-BARB-2)"),
+        OptionSpec("CK-VAR-MEANIES", flag_option,
+                   "true or false (default false): only the knights that fought are deactivated (CK-VAR-MEANIES)"),
+    )
+
+    # -- a new game --------------------------------------------------------------------------------------
+    def new_game(self, num_players: int, seed: int, options: Optional[dict] = None) -> State:
+        state = super().new_game(num_players, seed, options)
+        state.vp_target = self.ck_vp_target()
+        return state
+
+    def ck_vp_target(self) -> int:
+        """CK-VP-1 (13); CK-SEA-1: a Seafarers scenario's target raised by 2."""
+        if self.ships:
+            return super().vp_target + SEA_VP_RAISE
+        return VP_TARGET
+
+    def initial_scenario_state(self, num_players: int, board: dict) -> dict[str, Any]:
+        out = super().initial_scenario_state(num_players, board)
+        out[store.KEY] = store.initial(num_players, BARBARIAN_STEPS)
+        return out
+
+    # -- costs -------------------------------------------------------------------------------------------
+    def ck_cost(self, state: State, action: Any, item: str) -> dict[str, int]:
+        """CK-COST table (a scenario's C&K adjustments replace this)."""
+        return dict(COSTS[item])
+
+    # -- hooks -------------------------------------------------------------------------------------------
+    def cards_held(self, state: State, player: int) -> int:
+        return store.hand_size(state, player)                 # CK-COM-3
+
+    def check(self, ctx: "Ctx") -> list[Violation]:
+        out = super().check(ctx)
+        if out:
+            return out
+        a, s = ctx.action, ctx.state
+        t = a.type
+        if t == "build_settlement":
+            k = store.knight_at(s, a.get("node"))
+            if k is not None:                                 # CK-KNIGHT-2, CK-KNIGHT-11
+                return [Violation("CK-KNIGHT-11" if k["player"] == a.player else "CK-KNIGHT-2",
+                                  f"{node_str(a.get('node'))} holds a knight; nobody builds a settlement there "
+                                  "(an own knight must move away first)", "/action/node")]
+        elif t in ("build_road", "build_ship") and s.phase == "main":
+            return self._knight_blocks(ctx)
+        elif t == "end_turn":
+            return self._progress_limit(ctx)
+        return []
+
+    def _knight_blocks(self, ctx: "Ctx") -> list[Violation]:
+        """CK-KNIGHT-2: an opponent's knight breaks connectivity like an opponent's building."""
+        a, s, g = ctx.action, ctx.state, ctx.graph
+        e = a.get("edge")
+        eid = g.edge_index.get(e)
+        if eid is None:
+            return []
+        kn = store.knight_nodes(s)
+        own = s.roads if a.type == "build_road" else s.ships
+        if a.type == "build_road" and ctx.scenario.ships:
+            own = {**s.roads, **s.ships}
+        ok = False
+        for nid in g.edge_node_ids[eid]:
+            n = g.nodes[nid]
+            b = s.buildings.get(n)
+            if b is not None:
+                if b[0] == a.player:
+                    ok = True
+                continue
+            if kn.get(n, a.player) != a.player:
+                continue                                      # an opponent's knight stands here
+            if kn.get(n) == a.player:
+                ok = True
+                continue
+            if any(own.get(g.edges[x]) == a.player for x in g.node_edge_ids[nid] if x != eid):
+                ok = True
+        if not ok:
+            return [Violation("CK-KNIGHT-2", f"{e[0]},{e[1]},{e[2]} connects to your network only through an "
+                              "intersection holding an opponent's knight", "/action/edge")]
+        return []
+
+    def _progress_limit(self, ctx: "Ctx") -> list[Violation]:
+        """CK-PROG-5: the active player ends the turn holding at most 4 progress cards."""
+        s, a = ctx.state, ctx.action
+        over = store.progress_count(s, a.player) - PROGRESS_LIMIT
+        back = a.get("put_back") or []
+        held = dict(store.hand(s.copy(), a.player))
+        for c in back:
+            if held.get(c, 0) <= 0:
+                return [Violation("CK-PROG-5", f"player {a.player} holds no {c} to put back", "/action/put_back")]
+            held[c] -= 1
+        if len(back) != max(over, 0):
+            return [Violation("CK-PROG-5", f"player {a.player} ends the turn with at most {PROGRESS_LIMIT} progress "
+                              f"cards: put back exactly {max(over, 0)}, not {len(back)}", "/action/put_back")]
+        return []
+
+    def after_action(self, ctx: "Ctx", s: State) -> None:
+        super().after_action(ctx, s)
+        before = ctx.state
+        if before.phase == "setup" and ctx.action.type in ("build_road", "build_ship") and before.setup.round == 2:
+            node = before.setup.last_settlement                # CK-SETUP-1, CK-CHG-4: the second placement is a city
+            if node is not None and s.buildings.get(node) == (ctx.action.player, "settlement"):
+                s.buildings[node] = (ctx.action.player, "city")
+                sup = s.players[ctx.action.player].supply
+                sup["settlements"] += 1
+                sup["cities"] -= 1
+                ctx.emit("built", player=ctx.action.player, piece="city", node=list(node), setup=True)
+
+    def on_turn_end(self, ctx: "Ctx", s: State) -> None:
+        super().on_turn_end(ctx, s)
+        c = store.ck(s)
+        back = ctx.action.get("put_back") or []
+        h = store.hand(s, ctx.action.player)
+        for card in back:                                     # CK-PROG-5, CK-PROG-6: under its deck
+            h[card] -= 1
+            if not h[card]:
+                del h[card]
+            from .data import DECK_OF
+            c["decks"][DECK_OF[card]][card] += 1
+            ctx.emit("progress_discarded", player=ctx.action.player, card=card)
+        for k in c["knights"]:
+            k["activated"] = k["acted"] = k["promoted"] = False
+        c["turn"] = store.fresh_turn()
+
+    def vp_extra(self, state: State, player: int) -> dict[str, int]:
+        out = dict(super().vp_extra(state, player))
+        c = state.scenario_state.get(store.KEY)
+        if not c:
+            return out
+        metro = sum(1 for h in c["metropolises"].values() if h and h["player"] == player)
+        out["metropolises"] = 2 * metro                        # CK-IMP-7, CK-VP table
+        out["defenders"] = c["defenders"].get(str(player), 0)  # CK-BARB-6
+        out["progress_vp"] = sum(c["vp_cards"].get(str(player), {}).values())    # CK-PROG-4
+        m = c.get("merchant")
+        out["merchant"] = 1 if m and m["player"] == player else 0                   # CK-PROG-T3
+        return out
+
+    def derived_extra(self, state: State, graph: MapGraph) -> dict[str, Any]:
+        out = dict(super().derived_extra(state, graph))
+        c = state.scenario_state.get(store.KEY)
+        if not c:
+            return out
+        from .barbarians import outcome
+        from .turn import hand_limit
+        n = state.num_players
+        o = outcome(state)
+        out["cities_and_knights"] = {
+            "barbarians": {"position": c["barbarian"], "steps": c["barbarian_steps"],
+                           "to_attack": c["barbarian_steps"] - c["barbarian"], "attacks": c["attacks"],
+                           "strength": o["barbarians"], "defence": o["defence"], "catan_wins": o["catan_wins"],
+                           "would_lose_city": o["lose_city"], "would_defend": o["defender"],
+                           "tied_defenders": o["tied_defenders"]},
+            "knights": {"strength": o["knights"],
+                        "on_board": [dict(k) for k in c["knights"]]},
+            "defenders": dict(c["defenders"]),
+            "improvements": {p: dict(v) for p, v in c["improvements"].items()},
+            "metropolises": {t: (dict(h) if h else None) for t, h in c["metropolises"].items()},
+            "commodities": {"players": {p: dict(v) for p, v in c["commodities"].items()},
+                            "bank": dict(c["commodity_bank"])},
+            "progress_cards": {"hand_sizes": {str(p): store.progress_count(state, p) for p in range(n)},
+                               "hands": {p: dict(v) for p, v in c["hands"].items()},
+                               "vp_cards": {p: dict(v) for p, v in c["vp_cards"].items()},
+                               "decks": {d: sum(v.values()) for d, v in c["decks"].items()}},
+            "hand_limit": {str(p): hand_limit(state, p) for p in range(n)},
+            "robber_awake": store.robber_awake(state),
+            "merchant": c.get("merchant"),
+        }
+        return out
+
+    def validate_state(self, state: State) -> list[tuple[str, str]]:
+        out = list(super().validate_state(state))
+        c = state.scenario_state.get(store.KEY)
+        if not isinstance(c, dict):
+            return out
+        at = f"/state/scenario_state/{store.KEY}"
+        n = state.num_players
+        for p in c["commodities"]:
+            if int(p) >= n:
+                out.append((f"{at}/commodities/{p}", f"player {p} does not exist"))
+        for com in COMMODITIES:                                # CK-COMP-1: commodities conserved
+            total = c["commodity_bank"].get(com, 0) + sum(v.get(com, 0) for v in c["commodities"].values())
+            if total != 12:
+                out.append((f"{at}/commodity_bank/{com}", f"{com} in hands and bank add up to {total}, not 12 "
+                            "(CK-COMP-1)"))
+        seen = set()
+        for i, k in enumerate(c["knights"]):
+            node = tuple(k["node"])
+            if k["player"] >= n:
+                out.append((f"{at}/knights/{i}/player", f"player {k['player']} does not exist"))
+            if node in seen or node in state.buildings:
+                out.append((f"{at}/knights/{i}/node", f"{node_str(node)} holds another piece (CK-KNIGHT-2)"))
+            seen.add(node)
+        for p in range(n):
+            for lvl in (1, 2, 3):
+                if store.knights_in_supply(state, p, lvl) < 0:
+                    out.append((f"{at}/knights", f"player {p} has more than 2 knights of level {lvl} (CK-COMP-2)"))
+        for i, w in enumerate(c["walls"]):
+            b = state.buildings.get(tuple(w))
+            if b is None or b[1] != "city" or c["walls"].index(w) != i:
+                out.append((f"{at}/walls/{i}", "a city wall lies under a city, one per city (CK-WALL-1)"))
+        for p in range(n):
+            if store.walls_in_supply(state, p) < 0:
+                out.append((f"{at}/walls", f"player {p} has more than 3 city walls (CK-WALL-1)"))
+        for t, h in c["metropolises"].items():
+            if h and state.buildings.get(tuple(h["node"])) != (h["player"], "city"):
+                out.append((f"{at}/metropolises/{t}", "a metropolis stands on its holder's city (CK-IMP-7)"))
+        for d in TRACKS:                                       # CK-COMP-4: every card in a deck, a hand or face up
+            for card, q in DECKS[d].items():
+                held = sum(v.get(card, 0) for v in c["hands"].values()) + sum(
+                    v.get(card, 0) for v in c["vp_cards"].values())
+                if held + c["decks"][d].get(card, 0) != q:
+                    out.append((f"{at}/decks/{d}/{card}", f"{card}: {held} held and {c['decks'][d].get(card, 0)} in "
+                                f"the deck do not add up to {q} (CK-COMP-4)"))
+        return out
+
+
+__all__ = ["CitiesAndKnights", "ck_refusal", "CK_ACTION_SPECS", "DEV_ACTIONS"]
