@@ -17,7 +17,7 @@ from ..engine.core import Action
 from ..engine.mapgraph import MapGraph
 from ..engine.memo import bounded_put
 from ..engine.referee import UnsupportedAction, Verdict, adjudicate
-from ..engine.scenarios import GameRefused, get_scenario, scenario_of, start_game
+from ..engine.scenarios import GameRefused, get_scenario, scenario_of, start_game, with_expansions
 from ..engine.state import State
 from .codec import ENCODE, Inconsistent, board_text, build_state, dump_board, dump_state
 from .errors import Problem
@@ -60,7 +60,8 @@ def parse_state(raw: Any, cache: GraphCache, prefix: str = "/state") -> tuple[St
             loaded = load_or_schema(_STATE_SCHEMA, _LOAD_STATE, raw)
     except ValidationError as e:
         raise invalid(pointerize(e.messages, prefix), "the state") from None
-    problems = declared_problems(get_scenario(loaded["scenario"]), loaded["scenario_state"],
+    problems = declared_problems(with_expansions(get_scenario(loaded["scenario"]), loaded.get("options")),
+                                 loaded["scenario_state"],
                                  [p.get("extra", {}) for p in loaded["players"]], prefix)
     if problems:
         raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")

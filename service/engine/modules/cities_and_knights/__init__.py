@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from ... import scenarios as _registry
 from ...scenarios import Expansion
 from .data import OPTION
 from .module import CitiesAndKnights, ck_refusal
@@ -25,5 +26,8 @@ EXPANSIONS = (Expansion(OPTION, CitiesAndKnights,
                         "play with Cities & Knights (CK-*): event die, barbarians, knights, city improvements, "
                         "progress cards; 13 VP, or the scenario's target + 2 with Seafarers (CK-SEA-1)",
                         adjust=adjust, refusal=ck_refusal),)
+
+# Imported before the registry finished discovering (a direct import of this package first): register here.
+_registry.EXPANSIONS.setdefault(OPTION, EXPANSIONS[0])
 
 __all__ = ["EXPANSIONS", "CitiesAndKnights", "adjust"]

@@ -889,3 +889,16 @@ def end_turn_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Ite
     for combo in combinations_with_replacement(kinds, over):
         if all(combo.count(c) <= h[c] for c in set(combo)):
             yield Action("end_turn", p, {"put_back": list(combo)})
+
+
+@own_handler("buy_development_card", {"setup", "roll", "discard", "robber", "gold_choice", "main"})
+class NoDevelopmentCards:
+    """CK-CHG-2, CK-PROG-1: there are no development cards to buy; progress cards are never bought."""
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        return [Violation("CK-CHG-2", "Cities & Knights has no development cards: progress cards replace them and "
+                          "are drawn on the event die's city gates, never bought (CK-PROG-1)")]
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:            # pragma: no cover - never legal
+        raise AssertionError("no development cards")

@@ -48,8 +48,8 @@ def outcome(s: State) -> dict[str, Any]:
         best = max(per.values(), default=0)
         top = [p for p in per if per[p] == best]
         out["lose_city"] = []
-        if best == 0 and not s.options.get("CK-VAR-ZERO-TIE-DRAWS"):
-            top = []                                                      # CK-BARB-12
+        if best == 0:
+            top = []                  # CK-BARB-12: nobody defended (barbarian strength 0): nothing awarded
         out["defender"] = top[0] if len(top) == 1 else None               # CK-BARB-6
         out["tied_defenders"] = top if len(top) > 1 else []
     return out

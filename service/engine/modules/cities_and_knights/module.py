@@ -116,11 +116,12 @@ CK_ACTION_SPECS = (
     ActionSpec("domestic_trade", {"give": F(Cards(CARDS), required=True), "get": F(Cards(CARDS), required=True)},
                handler=_h("DomesticTrade")),
     next(a for a in SEAFARERS_ACTION_SPECS if a.type == "choose_gold"),     # CK-IMP-5: the Aqueduct's pick
+    ActionSpec("buy_development_card", handler=_h("NoDevelopmentCards")),
     ActionSpec("end_turn", {"put_back": F(List(Str(PROGRESS_CARDS), max_len=10), nullable=True,
                                           doc="CK-PROG-5: the progress cards put back to end the turn with 4")},
                candidates=_cands("end_turn_candidates")),
 )
-DEV_ACTIONS = ("discard", "buy_development_card", "play_knight", "play_road_building", "play_year_of_plenty",
+DEV_ACTIONS = ("discard", "play_knight", "play_road_building", "play_year_of_plenty",
                "play_monopoly")
 
 CK_EVENTS = tuple(EventSpec(t, {}, d) for t, d in (
@@ -177,10 +178,10 @@ class CitiesAndKnights:
     }))}
     EVENTS = CK_EVENTS
     OPTIONS = (
+        OptionSpec("BASE-VAR-STRICT-PHASES", lambda value, players: value is False,
+                   "false only: with Cities & Knights trade and build are always one phase (CK-CHG-7)"),
         OptionSpec("metropolis_counts_double", flag_option,
                    "true or false (default false): a metropolis city counts twice for the barbarians (CK-BARB-2)"),
-        OptionSpec("CK-VAR-MEANIES", flag_option,
-                   "true or false (default false): only the knights that fought are deactivated (CK-VAR-MEANIES)"),
     )
 
     # -- a new game --------------------------------------------------------------------------------------
