@@ -44,6 +44,10 @@ class GoldCitiesAndKnights:
             p.gold = START_GOLD                              # GOLD-006
         return state
 
+    def free_item_cost(self, item: str) -> dict[str, int]:
+        """GOLD-019: a card making an item free never waives its gold (road, ship 1; wall 1; city 2)."""
+        return {"gold": {"road": 1, "ship": 1, "wall": 1, "city": 2}.get(item, 0)}
+
     def ck_cost(self, state: State, action: Any, item: str) -> dict[str, int]:
         cost = super().ck_cost(state, action, item)
         if item in ("knight", "wall"):                       # GOLD-012, GOLD-014

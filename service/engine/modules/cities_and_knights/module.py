@@ -117,6 +117,33 @@ CK_ACTION_SPECS = (
                handler=_h("DomesticTrade")),
     next(a for a in SEAFARERS_ACTION_SPECS if a.type == "choose_gold"),     # CK-IMP-5: the Aqueduct's pick
     ActionSpec("buy_development_card", handler=_h("NoDevelopmentCards")),
+    ActionSpec("play_progress", {
+        "card": F(Str(PROGRESS_CARDS), required=True, doc="the progress card played (CK-PROG-S1..T6)"),
+        "node": F(NODE, nullable=True, doc="Engineer: the city walled; Medicine: the settlement; Deserter: where "
+                                          "your knight goes; Intrigue: the knight displaced"),
+        "nodes": F(List(NODE, max_len=2), nullable=True, doc="Smith: the knights promoted"),
+        "hex": F(HEX, nullable=True, doc="Bishop: the robber's new hex; Merchant: the merchant's hex"),
+        "hexes": F(List(HEX, min_len=2, max_len=2), nullable=True, doc="Inventor: the two tokens swapped"),
+        "edge": F(EDGE, nullable=True, doc="Diplomat: the open road removed"),
+        "replace": F(EDGE, nullable=True, doc="Diplomat: where your own removed road goes again"),
+        "pieces": F(List(Obj({"kind": F(Str(("road", "ship")), required=True), "edge": F(EDGE, required=True)}),
+                         min_len=1, max_len=2), nullable=True, doc="Road Building: the free roads or ships, in order"),
+        "target": F(PLAYER, nullable=True, doc="Deserter, Spy, Master Merchant: the opponent"),
+        "removed": F(NODE, nullable=True, doc="Deserter: the knight its owner removes (their choice)"),
+        "retreat": F(NODE, nullable=True, doc="Intrigue: where the displaced knight's owner moves it"),
+        "progress": F(Str(PROGRESS_CARDS), nullable=True, doc="Spy: the card taken"),
+        "take": F(Cards(CARDS), nullable=True, doc="Master Merchant: the 2 cards taken"),
+        "cards": F(Map(Cards(CARDS), key=PLAYER_KEY, max_len=4), nullable=True,
+                   doc="Saboteur: each victim's discards; Wedding: each guest's gift (their choice)"),
+        "offers": F(Map(Obj({"give": F(Str(tuple(c for c in CARDS if c not in COMMODITIES)), required=True),
+                             "get": F(Str(COMMODITIES), nullable=True)}), key=PLAYER_KEY, max_len=3),
+                    nullable=True, doc="Commercial Harbor: per opponent the resource offered and the commodity "
+                                       "returned (null: they hold none, the trade is void)"),
+        "kind": F(Str(CARDS), nullable=True, doc="Merchant Fleet: the card traded 2:1 this turn"),
+        "resource": F(Str(tuple(c for c in CARDS if c not in COMMODITIES)), nullable=True,
+                      doc="Resource Monopoly: the resource"),
+        "commodity": F(Str(COMMODITIES), nullable=True, doc="Trade Monopoly: the commodity"),
+    }, "Play a progress card (CK-PROG-3).", handler=_p("PlayProgress"), candidates=_pc),
     ActionSpec("end_turn", {"put_back": F(List(Str(PROGRESS_CARDS), max_len=10), nullable=True,
                                           doc="CK-PROG-5: the progress cards put back to end the turn with 4")},
                candidates=_cands("end_turn_candidates")),
@@ -205,6 +232,10 @@ class CitiesAndKnights:
     def ck_cost(self, state: State, action: Any, item: str) -> dict[str, int]:
         """CK-COST table (a scenario's C&K adjustments replace this)."""
         return dict(COSTS[item])
+
+    def free_item_cost(self, item: str) -> dict[str, int]:
+        """What an item a progress card makes free still costs (nothing; GOLD-019: its gold)."""
+        return {}
 
     # -- hooks -------------------------------------------------------------------------------------------
     def cards_held(self, state: State, player: int) -> int:
