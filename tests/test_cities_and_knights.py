@@ -698,3 +698,131 @@ def test_listed_knight_actions_are_legal():
     for acts in la.actions.values():
         for a in acts:
             assert not violations_of(s, a, graph, scen)
+
+
+# -- further rules ----------------------------------------------------------------------------------------
+
+def test_seven_gives_nothing_and_limits(client):
+    """CK-SEVEN-1: a 7 produces nothing; CK-CHG-6: the robber stays put before the first attack and the
+    limit is raised by walls; CK-SEVEN-5: progress cards never count for the limit."""
+    c = with_cards(ck(walls=[list(N)]), 0, "spy", "spy", "warlord", "wedding")
+    st = position(phase="roll", hands={0: hand(ore=9)}, ck_state=c)
+    v = roll(client, st, [3, 4], "trade")
+    assert v["state"]["phase"] == "main" and v["state"]["pending_discards"] == {}
+    assert sum(v["state"]["players"][1]["resources"].values()) == 0
+    assert v["state"]["robber"] == [-1, 0]
+
+
+def test_components(client):
+    """CK-COMP-3: three metropolises (one per track), one merchant, the barbarian ship at its start."""
+    s = start_game("base", 4, 9, OPT)
+    c = s.scenario_state["cities_and_knights"]
+    assert c["metropolises"] == {"trade": None, "politics": None, "science": None} and c["merchant"] is None
+
+
+def test_knight_actions_after_roll(client):
+    """CK-DICE-5: knights are built and act in the trade/build phase after the roll."""
+    st = position(hands={0: hand(wool=1, ore=1)})
+    assert post(client, st, act("build_knight", node=list(NE)))["legal"]
+
+
+def test_commodities_never_pay_base_costs(client):
+    """CK-COM-6: commodities pay for improvements only, never for a city or a knight."""
+    c = with_commodities(ck(), 0, coin=3, cloth=2)
+    st = position(ck_state=c, settlements=((0, (1, 0, "N")),), roads=((0, E_N_NE), (0, (1, -1, "SE"))),
+                  hands={0: hand(grain=2)})
+    v = post(client, st, act("build_city", node=[1, 0, "N"]))
+    assert not v["legal"] and rules(v) == ["BASE-COST-1"]
+    k = post(client, st, act("build_knight", node=list(NE)))
+    assert not k["legal"] and rules(k) == ["CK-COST-1"]
+
+
+def test_wall_on_a_metropolis(client):
+    """CK-IMP-11: a metropolis city may carry a city wall."""
+    c = ck()
+    c["metropolises"]["science"] = {"player": 0, "node": list(N), "level": 4}
+    c["improvements"]["0"]["science"] = 4
+    v = post(client, position(ck_state=c, hands={0: hand(brick=2)}), act("build_wall", node=list(N)))
+    assert v["legal"]
+
+
+def test_progress_colours_public(client):
+    """CK-PROG-7: hand sizes per colour are public (derived)."""
+    v = post(client, position(ck_state=with_cards(ck(), 1, "spy", "crane")), None)
+    pc = v["derived"]["cities_and_knights"]["progress_cards"]
+    assert pc["hand_sizes"]["1"] == 2 and pc["by_colour"]["1"] == {"trade": 0, "politics": 1, "science": 1}
+
+
+def test_progress_placements_follow_base_rules(client):
+    """CK-PROG-8: Road Building's roads obey the base placement rules."""
+    st = position(ck_state=with_cards(ck(), 0, "road_building"))
+    v = post(client, st, act("play_progress", card="road_building",
+                             pieces=[{"kind": "road", "edge": [1, 0, "SE"]}, {"kind": "road", "edge": [1, 0, "E"]}]))
+    assert not v["legal"] and rules(v)[0].startswith("BASE-BUILD")
+
+
+def test_knights_break_roads(client):
+    """CK-KNIGHT-12, CK-CHG-8: an opponent's knight, active or not, breaks a road for Longest Road."""
+    roads = ((0, E_N_NE), (0, E_NE_SE), (0, E_SE_S), (0, E_S_SW), (0, E_SW_NW))
+    st = position(roads=roads, cities=((0, N),), ck_state=ck())
+    assert post(client, st, None)["derived"]["longest_road"]["0"]["length"] == 5
+    st = position(roads=roads, cities=((0, N),), ck_state=ck(knights=[knight(1, S)]))
+    assert post(client, st, None)["derived"]["longest_road"]["0"]["length"] == 3
+    st = position(roads=roads, cities=((0, N),), ck_state=ck(knights=[knight(0, S)]))
+    assert post(client, st, None)["derived"]["longest_road"]["0"]["length"] == 5
+
+
+def test_knights_break_trade_routes(client):
+    """CK-SEA-7: a knight interrupts an opponent's shipping route for Longest Trade Route."""
+    brd_extra = {(1, 1): "sea", (2, 0): "sea", (2, -1): "sea"}
+    from .ck_util import board
+    ships = [[1, 0, "NE"], [1, 0, "E"], [1, 0, "SE"]]
+    st = position(brd=board(brd_extra), scenario="seafarers", roads=(), cities=((0, (1, 0, "N")),), ck_state=ck())
+    st["pieces"]["ships"] = [{"player": 0, "edge": e} for e in ships]
+    whole = post(client, st, None)["derived"]["longest_road"]["0"]["length"]
+    from service.engine.geometry import edge_nodes
+    mid = edge_nodes((1, 0, "E"))[0]
+    st["scenario_state"]["cities_and_knights"]["knights"] = [knight(1, mid)]
+    cut = post(client, st, None)["derived"]["longest_road"]["0"]["length"]
+    assert whole == 3 and cut < whole
+
+
+def test_knight_moves_along_ships(client):
+    """CK-SEA-6: a knight moves along its owner's ships."""
+    from .ck_util import board
+    from service.engine.geometry import edge_nodes
+    st = position(brd=board({(1, 1): "sea", (2, 0): "sea", (2, -1): "sea"}), scenario="seafarers", roads=(),
+                  cities=((0, (1, 0, "N")),))
+    st["pieces"]["ships"] = [{"player": 0, "edge": e} for e in ([1, 0, "NE"], [1, 0, "E"])]
+    a = edge_nodes((1, 0, "NE"))
+    start = next(n for n in a if n != (1, 0, "N"))
+    end = next(n for n in edge_nodes((1, 0, "E")) if n not in a)
+    st["scenario_state"]["cities_and_knights"]["knights"] = [knight(0, start, 1, True)]
+    v = post(client, st, act("move_knight", **{"from": list(start), "to": list(end)}))
+    assert v["legal"], v["violations"]
+
+
+def test_chase_pirate(client):
+    """CK-SEA-9: an active knight on a corner of the pirate's sea hex moves the pirate."""
+    from .ck_util import board
+    from service.engine.geometry import hex_corners
+    st = position(brd=board({(1, 1): "sea", (2, 0): "sea", (2, -1): "sea"}), scenario="seafarers",
+                  cities=((0, N), (1, S)), pirate=[2, 0])
+    corner = next(n for n in hex_corners((2, 0)) if n in [tuple(x) for x in ([1, 0, "N"], [1, 1, "N"], [2, -1, "S"])])
+    st["scenario_state"]["cities_and_knights"]["knights"] = [knight(0, corner, 1, True)]
+    st["scenario_state"]["cities_and_knights"]["attacks"] = 1
+    v = post(client, st, act("chase_robber", node=list(corner), hex=[1, 1], target="pirate"))
+    assert v["legal"] and v["state"]["pirate"] == [1, 1]
+
+
+def test_bishop_moves_robber_only_and_ship_roads(client):
+    """CK-SEA-11: Road Building places ships too; the Bishop moves the robber, never the pirate."""
+    from .ck_util import board
+    st = position(brd=board({(1, 1): "sea", (2, 0): "sea", (2, -1): "sea"}), scenario="seafarers",
+                  cities=((0, (1, 0, "N")), (1, S)), roads=(),
+                  ck_state=with_cards(ck(attacks=1), 0, "road_building", "bishop"))
+    v = post(client, st, act("play_progress", card="road_building",
+                             pieces=[{"kind": "ship", "edge": [1, 0, "NE"]}, {"kind": "ship", "edge": [1, 0, "E"]}]))
+    assert v["legal"], v["violations"]
+    b = post(client, st, act("play_progress", card="bishop", hex=[2, 0]))
+    assert not b["legal"] and rules(b) == ["BASE-ROBBER-3"]

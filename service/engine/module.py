@@ -115,6 +115,10 @@ class Hooks(Protocol):
     def route_pieces(self, state: "State", player: int) -> list[tuple[Any, str]]:
         """The pieces that count for ``player``'s longest road / trade route: ``[(edge, kind)]``."""
 
+    def route_blockers(self, state: "State") -> dict[Any, int]:
+        """Intersections held by pieces other than buildings that break opponents' roads and trade routes
+        as a building does, with their owners: ``{node: player}`` (default: none)."""
+
     def vp_extra(self, state: "State", player: int) -> dict[str, int]:
         """Victory points beyond buildings, cards, awards and special VP tokens, by source."""
 

@@ -257,6 +257,10 @@ class Scenario:
             out += [(e, "ship") for e, p in state.ships.items() if p == player]
         return out
 
+    def route_blockers(self, state: State) -> dict[Node, int]:
+        """Intersections held by pieces other than buildings that break opponents' routes: none."""
+        return {}
+
     def vp_extra(self, state: State, player: int) -> dict[str, int]:
         return {}
 

@@ -29,6 +29,8 @@ def cost_of(ctx: Ctx, item: str) -> dict[str, int]:
 
 
 def cannot_afford(ctx: Ctx, cost: dict[str, int], what: str, rule: str = "CK-COST-1") -> list[Violation]:
+    """The cost in hand, card by card (CK-COM-6: a cost names resources, an improvement's its commodity;
+    one never stands in for the other)."""
     s, p = ctx.state, ctx.action.player
     held = store.cards_of(s, p)
     short = {k: n - held.get(k, 0) for k, n in cost.items() if k != "gold" and held.get(k, 0) < n}
@@ -218,6 +220,7 @@ class MovePirate:
 # -- knights -------------------------------------------------------------------------------------------
 
 def main_wrong_phase(ctx: Ctx) -> Optional[Violation]:
+    """CK-DICE-5: knights, walls and improvements belong to the trade/build phase after the roll."""
     phase = ctx.state.phase
     if phase == "roll":
         return Violation("CK-DICE-1", "before the roll only the Alchemist may be played")
@@ -460,7 +463,7 @@ def displace(ctx: Ctx, s: State, where: Node, newcomer: Optional[dict]) -> None:
         victim["node"] = list(r)                             # CK-KNIGHT-8: strength and status kept
         knights.append(victim)
         ctx.emit("knight_displaced", player=victim["player"], **{"from": list(where), "to": list(r)})
-    else:
+    else:                                                    # CK-KNIGHT-10: back to the supply
         ctx.emit("knight_displaced", player=victim["player"], **{"from": list(where), "to": None})
 
 
@@ -546,7 +549,7 @@ class BuildWall:
     def check(ctx: Ctx) -> list[Violation]:
         a, s = ctx.action, ctx.state
         n = a.get("node")
-        if s.buildings.get(n) != (a.player, "city"):
+        if s.buildings.get(n) != (a.player, "city"):         # CK-IMP-11: a metropolis city takes one too
             return [Violation("CK-WALL-1", f"a city wall goes under one of your cities; {node_str(n)} is not one",
                               "/action/node")]
         if list(n) in ck(s)["walls"]:
@@ -610,6 +613,7 @@ class ImproveCity:
         sites = metropolis_sites(s, a.player)
         h = ck(s)["metropolises"][track]
         holder = h is not None and h["player"] == a.player
+        # CK-IMP-12: the holder's own level 5 needs no further free city (its metropolis is placed)
         if lvl >= METROPOLIS_LEVEL and not sites and not holder:
             return [Violation("CK-IMP-8", f"level {lvl} needs a city without a metropolis; every city of player "
                               f"{a.player} carries one", "/action/track")]

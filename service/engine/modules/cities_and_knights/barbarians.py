@@ -36,6 +36,7 @@ def outcome(s: State) -> dict[str, Any]:
     """What an attack now would do: strengths, and who would lose a city or be the defender."""
     b, d = barbarian_strength(s), defence(s)
     per = {p: store.strength(s, p) for p in range(s.num_players)}
+    # CK-BARB-6: a tie favours Catan; CK-BARB-9: a defence of 0 is possible, a strength of 0 always beaten
     out: dict[str, Any] = {"barbarians": b, "defence": d, "knights": {str(p): v for p, v in per.items()},
                            "catan_wins": d >= b}
     if d < b:

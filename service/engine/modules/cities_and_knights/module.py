@@ -148,6 +148,7 @@ CK_ACTION_SPECS = (
                                           doc="CK-PROG-5: the progress cards put back to end the turn with 4")},
                candidates=_cands("end_turn_candidates")),
 )
+#: CK-CHG-2, CK-VP-2: no development cards are played, so no Largest Army is ever awarded.
 DEV_ACTIONS = ("discard", "play_knight", "play_road_building", "play_year_of_plenty",
                "play_monopoly")
 
@@ -309,7 +310,8 @@ class CitiesAndKnights:
         super().after_action(ctx, s)
         before = ctx.state
         if before.phase == "setup" and ctx.action.type in ("build_road", "build_ship") and before.setup.round == 2:
-            node = before.setup.last_settlement                # CK-SETUP-1, CK-CHG-4: the second placement is a city
+            # CK-SETUP-1, CK-CHG-4: the second placement is a city (CK-SETUP-4: 3 VP to start)
+            node = before.setup.last_settlement
             if node is not None and s.buildings.get(node) == (ctx.action.player, "settlement"):
                 s.buildings[node] = (ctx.action.player, "city")
                 sup = s.players[ctx.action.player].supply
@@ -332,6 +334,15 @@ class CitiesAndKnights:
         for k in c["knights"]:
             k["activated"] = k["acted"] = k["promoted"] = False
         c["turn"] = store.fresh_turn()
+
+    def route_blockers(self, state: State) -> dict[Any, int]:
+        """CK-KNIGHT-12, CK-CHG-8, CK-SEA-7: a knight, active or not, breaks opponents' roads and trade
+        routes at its intersection."""
+        out = dict(super().route_blockers(state))
+        c = state.scenario_state.get(store.KEY)
+        if c:
+            out.update(store.knight_nodes(state))
+        return out
 
     def vp_extra(self, state: State, player: int) -> dict[str, int]:
         out = dict(super().vp_extra(state, player))
@@ -369,6 +380,10 @@ class CitiesAndKnights:
             "commodities": {"players": {p: dict(v) for p, v in c["commodities"].items()},
                             "bank": dict(c["commodity_bank"])},
             "progress_cards": {"hand_sizes": {str(p): store.progress_count(state, p) for p in range(n)},
+                               # CK-PROG-7: the backs show each card's colour
+                               "by_colour": {str(p): {d: sum(k for card, k in c["hands"].get(str(p), {}).items()
+                                                             if card in DECKS[d]) for d in TRACKS}
+                                             for p in range(n)},
                                "hands": {p: dict(v) for p, v in c["hands"].items()},
                                "vp_cards": {p: dict(v) for p, v in c["vp_cards"].items()},
                                "decks": {d: sum(v.values()) for d, v in c["decks"].items()}},

@@ -190,7 +190,7 @@ class RoadBuilding(Card):
         if len(pieces) != want:
             return _v("road_building", f"Road Building places {want} piece(s): give pieces", "/action/pieces")
         tmp = s.copy()
-        for i, piece in enumerate(pieces):
+        for i, piece in enumerate(pieces):                  # CK-PROG-8: the base placement rules apply
             kind, edge = piece["kind"], piece["edge"]
             sub = Ctx(tmp, a, ctx.graph, ctx.scenario)
             path = f"/action/pieces/{i}/edge"

@@ -74,7 +74,7 @@ def initial(num_players: int, steps: int = 7) -> dict[str, Any]:
         "barbarian": 0, "barbarian_steps": steps, "attacks": 0,          # CK-SETUP-3
         "knights": [], "walls": [],
         "improvements": {p: {t: 0 for t in TRACKS} for p in ps},
-        "metropolises": {t: None for t in TRACKS},
+        "metropolises": {t: None for t in TRACKS},                         # CK-COMP-3: one per track
         "defenders": {p: 0 for p in ps},
         "decks": {d: dict(DECKS[d]) for d in TRACKS},
         "hands": {p: {} for p in ps},

@@ -70,7 +70,9 @@ def resolve_roll(ctx: Ctx, s: State) -> None:
             attack(ctx, s)                                   # CK-BARB-1
     else:                                                    # CK-DICE-4 (b), CK-DICE-6: on a 7 too
         gate_draws(ctx, s, event, dice[0])
-    if total == 7:                                           # CK-DICE-4 (c)
+    # CK-DICE-4 (c): production or the 7 only now, after the event: a city pillaged on this roll produces
+    # as a settlement (CK-BARB-11), and a first attack on a 7 wakes the robber for this 7 (CK-SEVEN-7).
+    if total == 7:
         start_seven(ctx, s)
     else:
         produce(ctx, s, total)
@@ -227,8 +229,9 @@ def hand_limit(s: State, p: int) -> int:
 
 
 def start_seven(ctx: Ctx, s: State) -> None:
-    """CK-SEVEN-1: no production; CK-SEVEN-2: everyone over their limit discards half of resources plus
-    commodities, rounded down; then the robber, only once the first attack is resolved (CK-SEVEN-3/7)."""
+    """CK-SEVEN-1: no production; CK-SEVEN-2, CK-CHG-6: everyone over their limit (raised by city walls)
+    discards half of resources plus commodities, rounded down; then the robber, only once the first attack
+    is resolved (CK-SEVEN-3, CK-CHG-6: it stays put until then)."""
     owe = {}
     for p in range(s.num_players):
         n = store.hand_size(s, p)
