@@ -826,3 +826,25 @@ def test_bishop_moves_robber_only_and_ship_roads(client):
     assert v["legal"], v["violations"]
     b = post(client, st, act("play_progress", card="bishop", hex=[2, 0]))
     assert not b["legal"] and rules(b) == ["BASE-ROBBER-3"]
+
+
+def test_city_on_its_side(client):
+    """CK-BARB-5: with no settlement piece left the pillaged city lies on its side: a settlement (1 VP, 1
+    card) until restored, which comes before any other upgrade."""
+    setts = ((1, (-1, 0, "N")), (1, (1, 0, "N")), (1, (-2, 1, "N")), (1, (-2, 2, "N")), (1, (0, 1, "S")))
+    st = attack_position([knight(0, NE, 1, True)], settlements=setts)
+    for p in st["players"]:
+        p.pop("supply", None)
+    v = roll(client, st, [2, 2], "ship")                   # hills 4 at (-1,1): S is a corner
+    assert v["legal"], v["violations"]
+    c = ckof(v)
+    assert c["sideways"] == [list(S)] and v["state"]["players"][1]["resources"]["brick"] == 2   # 1 + 1 (-2,2,N)
+    assert v["derived"]["victory_points"]["1"]["sideways_cities"] == -1
+    st2 = copy.deepcopy(v["state"])
+    st2["current_player"] = 1
+    st2["players"][1]["resources"].update({"grain": 4, "ore": 6})
+    st2.pop("bank", None)
+    up = post(client, st2, act("build_city", 1, node=[1, 0, "N"]))
+    assert not up["legal"] and rules(up) == ["CK-BARB-5"]
+    rest = post(client, st2, act("restore_city", 1, node=list(S)))
+    assert rest["legal"] and ckof(rest)["sideways"] == []

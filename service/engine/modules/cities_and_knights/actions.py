@@ -554,6 +554,8 @@ class BuildWall:
                               "/action/node")]
         if list(n) in ck(s)["walls"]:
             return [Violation("CK-WALL-1", "one wall per city; this city has one", "/action/node")]
+        if n in store.sideways(s):
+            return [Violation("CK-BARB-5", "a city on its side is a settlement until restored", "/action/node")]
         if store.walls_in_supply(s, a.player) <= 0:
             return [Violation("CK-WALL-1", f"at most {WALLS} city walls per player")]
         if ck(s)["turn"].get("engineer"):
@@ -583,7 +585,9 @@ def improvement_cost(s: State, track: str, lvl: int) -> dict[str, int]:
 
 def metropolis_sites(s: State, p: int) -> list[Node]:
     metro = store.metropolis_nodes(s)
-    return sorted(n for n, (o, k) in s.buildings.items() if o == p and k == "city" and n not in metro)
+    side = store.sideways(s)
+    return sorted(n for n, (o, k) in s.buildings.items() if o == p and k == "city" and n not in metro
+                  and n not in side)
 
 
 def takes_metropolis(s: State, p: int, track: str, lvl: int) -> bool:
@@ -608,7 +612,8 @@ class ImproveCity:
         if lvl > MAX_LEVEL:
             return [Violation("CK-IMP-1", f"the {track} track has {MAX_LEVEL} levels; player {a.player} has them all",
                               "/action/track")]
-        if not any(o == a.player and k == "city" for o, k in s.buildings.values()):
+        side = store.sideways(s)
+        if not any(o == a.player and k == "city" and n not in side for n, (o, k) in s.buildings.items()):
             return [Violation("CK-IMP-2", f"player {a.player} owns no city and cannot buy an improvement (CK-IMP-6)")]
         sites = metropolis_sites(s, a.player)
         h = ck(s)["metropolises"][track]
@@ -839,6 +844,8 @@ def build_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Iterab
     for n, (o, k) in sorted(state.buildings.items()):
         if o == p and k == "city":
             yield Action("build_wall", p, {"node": n})
+    for n in sorted(store.sideways(state)):
+        yield Action("restore_city", p, {"node": n})
     sites = metropolis_sites(state, p)
     for t in TRACKS:
         for m in (sites or [None]):
@@ -906,3 +913,26 @@ class NoDevelopmentCards:
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:            # pragma: no cover - never legal
         raise AssertionError("no development cards")
+
+
+@own_handler("restore_city", {"main"}, not_your_turn="CK-COST-1", wrong_phase=main_wrong_phase)
+class RestoreCity:
+    """CK-BARB-5: a city laid on its side is raised again at a city's cost."""
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        a, s = ctx.action, ctx.state
+        n = a.get("node")
+        if n not in store.sideways(s) or s.buildings.get(n, (None,))[0] != a.player:
+            return [Violation("CK-BARB-5", f"{node_str(n)} holds none of your cities on its side", "/action/node")]
+        from ...bank import COSTS as BASE_COSTS
+        return cannot_afford(ctx, {**BASE_COSTS["city"], **ctx.scenario.free_item_cost("city")}, "restoring a city",
+                             "BASE-COST-1")
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        from ...bank import COSTS as BASE_COSTS
+        a = ctx.action
+        pay(s, a.player, {**BASE_COSTS["city"], **ctx.scenario.free_item_cost("city")})
+        ck(s)["sideways"].remove(list(a.get("node")))
+        s.flags.built = True
+        ctx.emit("built", player=a.player, piece="city", node=list(a.get("node")), restored=True)

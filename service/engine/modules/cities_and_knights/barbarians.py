@@ -15,7 +15,7 @@ from .store import ck
 def barbarian_strength(s: State) -> int:
     """CK-BARB-2, CK-SEA-10: every city on the board, all islands (a metropolis city counts once; the
     variant flag ``metropolis_counts_double`` counts it twice)."""
-    n = sum(1 for _, kind in s.buildings.values() if kind == "city")
+    n = sum(1 for _, kind in s.buildings.values() if kind == "city") - len(store.sideways(s))
     if s.options.get("metropolis_counts_double"):
         n += len(store.metropolis_nodes(s))
     return n
@@ -29,7 +29,8 @@ def defence(s: State) -> int:
 def plain_cities(s: State, p: int) -> list:
     """CK-BARB-4, CK-IMP-10: ``p``'s cities without a metropolis (those the barbarians can take)."""
     metro = store.metropolis_nodes(s)
-    return sorted(n for n, (o, k) in s.buildings.items() if o == p and k == "city" and n not in metro)
+    side = store.sideways(s)
+    return sorted(n for n, (o, k) in s.buildings.items() if o == p and k == "city" and n not in metro and n not in side)
 
 
 def outcome(s: State) -> dict[str, Any]:
@@ -103,11 +104,15 @@ def attack(ctx: Ctx, s: State) -> None:
 
 
 def pillage(ctx: Ctx, s: State, p: int, node) -> None:
-    """CK-BARB-4/5, CK-WALL-3: the city becomes a settlement and loses its wall."""
-    s.buildings[node] = (p, "settlement")
+    """CK-BARB-4/5, CK-WALL-3: the city becomes a settlement and loses its wall; with no settlement piece
+    left the city is laid on its side, a settlement until restored."""
     sup = s.players[p].supply
-    sup["cities"] += 1
-    sup["settlements"] -= 1
+    if sup.get("settlements", 0) > 0:
+        s.buildings[node] = (p, "settlement")
+        sup["cities"] += 1
+        sup["settlements"] -= 1
+    else:
+        ck(s).setdefault("sideways", []).append(list(node))
     walls = ck(s)["walls"]
     if list(node) in walls:
         walls.remove(list(node))

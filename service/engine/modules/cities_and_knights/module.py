@@ -107,6 +107,8 @@ CK_ACTION_SPECS = (
                handler=_h("ChaseRobber")),
     ActionSpec("build_wall", {"node": F(NODE, required=True)}, "Build a city wall (CK-WALL-1).",
                handler=_h("BuildWall"), candidates=_cands("build_candidates")),
+    ActionSpec("restore_city", {"node": F(NODE, required=True)},
+               "Raise a city laid on its side after a pillage (CK-BARB-5).", handler=_h("RestoreCity")),
     ActionSpec("improve_city", {"track": F(Str(TRACKS), required=True),
                                 "metropolis": F(NODE, nullable=True, doc="the city taking the metropolis, if "
                                                                         "this level wins it (CK-IMP-7)")},
@@ -258,6 +260,11 @@ class CitiesAndKnights:
             return self._knight_blocks(ctx)
         elif t == "end_turn":
             return self._progress_limit(ctx)
+        elif t in ("build_city", "play_progress") and (t == "build_city" or a.get("card") == "medicine"):
+            side = [n for n in store.sideways(s) if s.buildings.get(n, (None,))[0] == a.player]
+            if side:                                           # CK-BARB-5
+                return [Violation("CK-BARB-5", f"the city on its side at {node_str(side[0])} is restored (restore_city) "
+                                  "before any other settlement is upgraded", "/action/node")]
         return []
 
     def _knight_blocks(self, ctx: "Ctx") -> list[Violation]:
@@ -355,6 +362,9 @@ class CitiesAndKnights:
         out["progress_vp"] = sum(c["vp_cards"].get(str(player), {}).values())    # CK-PROG-4
         m = c.get("merchant")
         out["merchant"] = 1 if m and m["player"] == player else 0                   # CK-PROG-T3
+        side = sum(1 for n in c.get("sideways") or () if state.buildings.get(tuple(n), (None,))[0] == player)
+        if side:
+            out["sideways_cities"] = -side                     # CK-BARB-5: a settlement's 1 VP, not 2
         return out
 
     def derived_extra(self, state: State, graph: MapGraph) -> dict[str, Any]:
@@ -427,6 +437,11 @@ class CitiesAndKnights:
         for p in range(n):
             if store.walls_in_supply(state, p) < 0:
                 out.append((f"{at}/walls", f"player {p} has more than 3 city walls (CK-WALL-1)"))
+        for i, n in enumerate(c.get("sideways") or ()):
+            b = state.buildings.get(tuple(n))
+            if b is None or b[1] != "city" or state.players[b[0]].supply.get("settlements", 0):
+                out.append((f"{at}/sideways/{i}", "a city lies on its side only when no settlement piece was left "
+                            "(CK-BARB-5)"))
         for t, h in c["metropolises"].items():
             if h and state.buildings.get(tuple(h["node"])) != (h["player"], "city"):
                 out.append((f"{at}/metropolises/{t}", "a metropolis stands on its holder's city (CK-IMP-7)"))

@@ -42,6 +42,8 @@ SHAPE = Obj({
                                                    "CK-SEVEN-3)"),
     "knights": F(List(KNIGHT, max_len=24), required=True, doc="CK-KNIGHT-1"),
     "walls": F(List(NODE, max_len=12), required=True, doc="CK-WALL-1: the cities carrying a wall"),
+    "sideways": F(List(NODE, max_len=16), doc="CK-BARB-5: pillaged cities laid on their side (no settlement piece "
+                                              "was left): a settlement until restored"),
     "improvements": F(by_player(TRACK_LEVELS), required=True, doc="CK-IMP-1: levels per track"),
     "metropolises": F(Obj({t: F(HOLDER, nullable=True) for t in TRACKS}), required=True, doc="CK-IMP-7"),
     "defenders": F(by_player(Int(0, 100)), required=True, doc="CK-BARB-6/7: Defender of Catan VP"),
@@ -72,7 +74,7 @@ def initial(num_players: int, steps: int = 7) -> dict[str, Any]:
         "commodities": {p: {c: 0 for c in COMMODITIES} for p in ps},
         "commodity_bank": {c: COMMODITY_COUNT for c in COMMODITIES},
         "barbarian": 0, "barbarian_steps": steps, "attacks": 0,          # CK-SETUP-3
-        "knights": [], "walls": [],
+        "knights": [], "walls": [], "sideways": [],
         "improvements": {p: {t: 0 for t in TRACKS} for p in ps},
         "metropolises": {t: None for t in TRACKS},                         # CK-COMP-3: one per track
         "defenders": {p: 0 for p in ps},
@@ -184,6 +186,11 @@ def metropolis_nodes(s: State) -> dict[Node, str]:
         if h:
             out[tuple(h["node"])] = t
     return out
+
+
+def sideways(s: State) -> set:
+    """CK-BARB-5: cities on their side (settlements for every purpose until restored)."""
+    return {tuple(n) for n in ck(s).get("sideways") or ()}
 
 
 def robber_awake(s: State) -> bool:

@@ -156,6 +156,7 @@ def produce(ctx: Ctx, s: State, total: int) -> None:
     each resource and each commodity by the shortage rule (BASE-PROD-4, CK-COMP-1). Then the Aqueduct
     (CK-IMP-5) and the gold-field picks."""
     g = ctx.graph
+    side = store.sideways(s)
     owed: dict[str, dict[int, int]] = {}
     gold: dict[int, int] = {}
     for h, tile in s.hexes.items():
@@ -168,6 +169,8 @@ def produce(ctx: Ctx, s: State, total: int) -> None:
             if b is None:
                 continue
             p, kind = b
+            if kind == "city" and g.nodes[nid] in side:
+                kind = "settlement"                          # CK-BARB-5: a city on its side
             if res is not None:
                 if kind == "city" and com is not None:       # CK-COM-1: only cities take commodities
                     _owe(owed, res, p, 1)
