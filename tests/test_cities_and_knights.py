@@ -848,3 +848,18 @@ def test_city_on_its_side(client):
     assert not up["legal"] and rules(up) == ["CK-BARB-5"]
     rest = post(client, st2, act("restore_city", 1, node=list(S)))
     assert rest["legal"] and ckof(rest)["sideways"] == []
+
+
+def test_variant_meanies(client):
+    """CK-VAR-MEANIES (off by default): players choose which active knights fight; only those go inactive."""
+    ks = [knight(0, NE, 2, True), knight(0, (1, 0, "N"), 1, True)]
+    st = attack_position(ks, roads=((0, E_N_NE), (0, (1, -1, "SE")), (1, E_S_SW)))
+    v = roll(client, st, [1, 1], "ship", fighting={"0": [list(NE)]})
+    assert not v["legal"] and rules(v) == ["CK-BARB-3"]                 # off: every knight fights
+    st["options"]["CK-VAR-MEANIES"] = True
+    v = roll(client, st, [1, 1], "ship", fighting={"0": [list(NE)]})
+    ev = next(e for e in v["events"] if e["type"] == "barbarian_attack")
+    assert ev["defence"] == 2
+    assert {tuple(k["node"]): k["active"] for k in ckof(v)["knights"]} == {NE: False, (1, 0, "N"): True}
+    bad = roll(client, st, [1, 1], "ship", fighting={"0": [list(SE)]})
+    assert not bad["legal"] and rules(bad) == ["CK-VAR-MEANIES"]

@@ -61,6 +61,17 @@ def roll_check(ctx: Ctx) -> list[Violation]:
         if a.get("dice") is None:
             return [Violation("CK-PROG-S1", "the Alchemist's player chooses the red and yellow dice: give dice",
                               "/action/dice")]
+    fighting = a.get("fighting")
+    if fighting:
+        if not s.options.get("CK-VAR-MEANIES"):
+            return [Violation("CK-BARB-3", "every active knight fights the barbarians; choosing them is the variant "
+                              "CK-VAR-MEANIES, not played here", "/action/fighting")]
+        for q, nodes in fighting.items():
+            for i, n in enumerate(nodes):
+                k = store.knight_at(s, tuple(n))
+                if k is None or k["player"] != int(q) or not k["active"]:
+                    return [Violation("CK-VAR-MEANIES", f"player {q} sends only their own active knights; "
+                                      f"{node_str(tuple(n))} holds none", f"/action/fighting/{q}/{i}")]
     trial = s.copy()
     try:
         resolve_roll(Ctx(s, a, ctx.graph, ctx.scenario), trial)

@@ -21,9 +21,23 @@ def barbarian_strength(s: State) -> int:
     return n
 
 
-def defence(s: State) -> int:
-    """CK-BARB-3: the strength of every active knight of every player."""
-    return sum(k["level"] for k in ck(s)["knights"] if k["active"])
+def fighters(s: State, chosen: Any = None) -> list[dict]:
+    """The knights that fight: every active knight (CK-BARB-3); with CK-VAR-MEANIES only the active knights
+    each player sends (``chosen``: per player the intersections; a player left out sends all)."""
+    active = [k for k in ck(s)["knights"] if k["active"]]
+    if not s.options.get("CK-VAR-MEANIES") or not chosen:
+        return active
+    out = []
+    for k in active:
+        sent = chosen.get(str(k["player"]))
+        if sent is None or k["node"] in [list(n) for n in sent]:
+            out.append(k)
+    return out
+
+
+def defence(s: State, chosen: Any = None) -> int:
+    """CK-BARB-3: the strength of every active knight of every player (CK-VAR-MEANIES: those sent)."""
+    return sum(k["level"] for k in fighters(s, chosen))
 
 
 def plain_cities(s: State, p: int) -> list:
@@ -33,10 +47,11 @@ def plain_cities(s: State, p: int) -> list:
     return sorted(n for n, (o, k) in s.buildings.items() if o == p and k == "city" and n not in metro and n not in side)
 
 
-def outcome(s: State) -> dict[str, Any]:
+def outcome(s: State, chosen: Any = None) -> dict[str, Any]:
     """What an attack now would do: strengths, and who would lose a city or be the defender."""
-    b, d = barbarian_strength(s), defence(s)
-    per = {p: store.strength(s, p) for p in range(s.num_players)}
+    fight = fighters(s, chosen)
+    b, d = barbarian_strength(s), sum(k["level"] for k in fight)
+    per = {p: sum(k["level"] for k in fight if k["player"] == p) for p in range(s.num_players)}
     # CK-BARB-6: a tie favours Catan; CK-BARB-9: a defence of 0 is possible, a strength of 0 always beaten
     out: dict[str, Any] = {"barbarians": b, "defence": d, "knights": {str(p): v for p, v in per.items()},
                            "catan_wins": d >= b}
@@ -61,7 +76,8 @@ def attack(ctx: Ctx, s: State) -> None:
     """CK-BARB-4..9: resolve the attack, then every knight goes inactive and the ship goes home."""
     from .turn import NeedChoice, draw_progress, receive_progress
     c = ck(s)
-    o = outcome(s)
+    chosen = ctx.action.get("fighting")
+    o = outcome(s, chosen)
     ctx.emit("barbarian_attack", barbarians=o["barbarians"], defence=o["defence"], knights=o["knights"],
              catan_wins=o["catan_wins"])
     if not o["catan_wins"]:
@@ -97,8 +113,10 @@ def attack(ctx: Ctx, s: State) -> None:
             if card is not None:
                 receive_progress(ctx, s, p, card, "defenders tie")
     # CK-BARB-8: every knight inactive, the ship back to its start; the robber (and pirate) wake up.
+    fought = {id(k) for k in fighters(s, chosen)}
     for k in c["knights"]:
-        k["active"] = False
+        if id(k) in fought or not s.options.get("CK-VAR-MEANIES"):
+            k["active"] = False                              # CK-VAR-MEANIES: only those that fought
     c["barbarian"] = 0
     c["attacks"] += 1
 

@@ -69,6 +69,8 @@ _CHOICES = {
                  doc="CK-BARB-4: per losing player with several plain cities, the city they give up"),
     "defender_decks": F(Map(Str(TRACKS), key=PLAYER_KEY, max_len=4), nullable=True,
                         doc="CK-BARB-6: per tied best defender, the deck they draw from"),
+    "fighting": F(Map(List(NODE, max_len=6), key=PLAYER_KEY, max_len=4), nullable=True,
+                  doc="CK-VAR-MEANIES: per player the active knights sent against the barbarians (left out: all)"),
     "progress_discards": F(Map(Str(PROGRESS_CARDS), key=PLAYER_KEY, max_len=4), nullable=True,
                            doc="CK-PROG-5: per player over 4 progress cards outside their turn, the card put back"),
 }
@@ -210,6 +212,9 @@ class CitiesAndKnights:
     OPTIONS = (
         OptionSpec("BASE-VAR-STRICT-PHASES", lambda value, players: value is False,
                    "false only: with Cities & Knights trade and build are always one phase (CK-CHG-7)"),
+        OptionSpec("CK-VAR-MEANIES", flag_option,
+                   "true or false (default false): each player chooses which active knights fight the barbarians "
+                   "(the roll's fighting); only those are deactivated (CK-VAR-MEANIES)"),
         OptionSpec("metropolis_counts_double", flag_option,
                    "true or false (default false): a metropolis city counts twice for the barbarians (CK-BARB-2)"),
     )
