@@ -863,3 +863,12 @@ def test_variant_meanies(client):
     assert {tuple(k["node"]): k["active"] for k in ckof(v)["knights"]} == {NE: False, (1, 0, "N"): True}
     bad = roll(client, st, [1, 1], "ship", fighting={"0": [list(SE)]})
     assert not bad["legal"] and rules(bad) == ["CK-VAR-MEANIES"]
+
+
+def test_scenario_rewards_still_count(client):
+    """CK-SEA-14: a Seafarers scenario's special VP still count with C&K, towards the raised target."""
+    from .ck_util import board
+    st = position(brd=board({(1, 1): "sea", (2, 0): "sea", (2, -1): "sea"}), scenario="seafarers")
+    st["players"][0]["svp"] = 2
+    v = post(client, st, None)
+    assert v["derived"]["victory_points"]["0"]["special"] == 2 and v["derived"]["victory_points"]["0"]["total"] == 4

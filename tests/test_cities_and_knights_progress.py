@@ -269,3 +269,15 @@ def test_merchant_not_on_gold(client):
     st = holding("merchant", brd=board({(0, 0): ("gold", 6)}), scenario="seafarers")
     v = play(client, st, "merchant", hex=[0, 0])
     assert not v["legal"] and rules(v) == ["CK-SEA-4"]
+
+
+def test_deserter_fallback_option(client):
+    """CK-PROG-P3: the option deserter_fallback "basic" places a basic knight when the strength is gone."""
+    c = ck(knights=[knight(1, SW, 3, True), knight(0, (1, -1, "N"), 3), knight(0, (1, 0, "N"), 3)])
+    st = holding("deserter", c=c, roads=((0, E_N_NE), (0, E_NE_SE), (0, (1, -1, "SE")), (0, (1, -1, "NE")),
+                                          (1, E_S_SW)), options={"deserter_fallback": "basic"})
+    v = play(client, st, "deserter", target=1, removed=list(SW), node=list(SE))
+    assert v["legal"] and [k["level"] for k in ckof(v)["knights"] if tuple(k["node"]) == SE] == [1]
+    st["options"]["deserter_fallback"] = "lower"
+    v = play(client, st, "deserter", target=1, removed=list(SW), node=list(SE))
+    assert v["legal"] and [k["level"] for k in ckof(v)["knights"] if tuple(k["node"]) == SE] == [2]

@@ -215,6 +215,9 @@ class CitiesAndKnights:
         OptionSpec("CK-VAR-MEANIES", flag_option,
                    "true or false (default false): each player chooses which active knights fight the barbarians "
                    "(the roll's fighting); only those are deactivated (CK-VAR-MEANIES)"),
+        OptionSpec("deserter_fallback", lambda value, players: value in ("lower", "basic"),
+                   "\"lower\" (default) or \"basic\": the knight a Deserter places when none of the removed one's "
+                   "strength is left: any lower level (2025 printing) or a basic one (almanac) (CK-PROG-P3)"),
         OptionSpec("metropolis_counts_double", flag_option,
                    "true or false (default false): a metropolis city counts twice for the barbarians (CK-BARB-2)"),
     )
@@ -357,6 +360,7 @@ class CitiesAndKnights:
         return out
 
     def vp_extra(self, state: State, player: int) -> dict[str, int]:
+        # CK-SEA-14: the scenario's own rewards (special VP, awards) still count, towards the raised target
         out = dict(super().vp_extra(state, player))
         c = state.scenario_state.get(store.KEY)
         if not c:
