@@ -872,3 +872,17 @@ def test_scenario_rewards_still_count(client):
     st["players"][0]["svp"] = 2
     v = post(client, st, None)
     assert v["derived"]["victory_points"]["0"]["special"] == 2 and v["derived"]["victory_points"]["0"]["total"] == 4
+
+
+def test_legal_actions_endpoint(client):
+    """POST /v1/legal-actions lists the C&K action types of a position, each judged legal by adjudicate."""
+    c = with_cards(with_commodities(ck(knights=[knight(0, NE, 1, True)], attacks=1), 0, cloth=1), 0, "merchant")
+    st = position(ck_state=c, hands={0: hand(wool=1, ore=1, grain=1, brick=2)})
+    r = client.post("/v1/legal-actions", json={"state": st})
+    assert r.status_code == 200, r.get_json()
+    acts = r.get_json()["actions"]
+    assert {"build_knight", "promote_knight", "move_knight", "build_wall", "improve_city", "play_progress"} <= set(acts)
+    for t, lst in acts.items():
+        for a in lst[:5]:
+            v = post(client, st, a)
+            assert v["legal"], (t, a, v["violations"])

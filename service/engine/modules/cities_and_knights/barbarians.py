@@ -78,8 +78,17 @@ def attack(ctx: Ctx, s: State) -> None:
     c = ck(s)
     chosen = ctx.action.get("fighting")
     o = outcome(s, chosen)
+    if o["catan_wins"]:
+        why = (f"defence {o['defence']} >= barbarians {o['barbarians']}: Catan wins (CK-BARB-6); "
+               + (f"player {o['defender']} is the strongest defender" if o["defender"] is not None else
+                  f"players {o['tied_defenders']} tie as strongest and each draw a progress card" if o["tied_defenders"]
+                  else "no knight strength anywhere: nothing is awarded (CK-BARB-12)"))
+    else:
+        why = (f"barbarians {o['barbarians']} > defence {o['defence']}: the barbarians win (CK-BARB-4); among players "
+               f"with a city that is not a metropolis the weakest ({o['lose_city'] or 'nobody'}) lose a city")
     ctx.emit("barbarian_attack", barbarians=o["barbarians"], defence=o["defence"], knights=o["knights"],
-             catan_wins=o["catan_wins"])
+             catan_wins=o["catan_wins"], lose_city=o["lose_city"], defender=o["defender"],
+             tied_defenders=o["tied_defenders"], why=why)
     if not o["catan_wins"]:
         choices = ctx.action.get("pillage") or {}
         for p in o["lose_city"]:

@@ -176,6 +176,7 @@ CK_EVENTS = tuple(EventSpec(t, {}, d) for t, d in (
     ("merchant", "CK-PROG-T3: the merchant placed"),
     ("cards_taken", "a progress card moved cards between players"),
     ("tokens_swapped", "CK-PROG-S4: two number tokens swapped"),
+    ("removed", "CK-PROG-P4: a road or ship the Diplomat removed"),
 ))
 
 
