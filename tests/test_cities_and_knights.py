@@ -886,3 +886,16 @@ def test_legal_actions_endpoint(client):
         for a in lst[:5]:
             v = post(client, st, a)
             assert v["legal"], (t, a, v["violations"])
+
+
+def test_replay_a_ck_game(client):
+    """POST /v1/replay replays a seeded C&K game from new_game with the option, verdict by verdict."""
+    from service.engine.legal import action_json
+    from service.engine.selfplay import play_game
+    g = play_game("base", 3, 21, max_actions=120, options=OPT)
+    body = {"new_game": {"scenario": "base", "players": 3, "seed": 21, "options": OPT},
+            "actions": [action_json(a) for a in g.log]}
+    r = client.post("/v1/replay", json=body)
+    assert r.status_code == 200, r.get_json()
+    out = r.get_json()
+    assert out["first_illegal"] is None and out["all_legal"] and out["applied"] == len(g.log)
