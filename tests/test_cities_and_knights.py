@@ -899,3 +899,20 @@ def test_replay_a_ck_game(client):
     assert r.status_code == 200, r.get_json()
     out = r.get_json()
     assert out["first_illegal"] is None and out["all_legal"] and out["applied"] == len(g.log)
+
+
+def test_setup_city_on_gold(client):
+    """CK-SEA-12: the set-up city on a gold field takes a resource of choice per gold hex (named in the
+    action); other sites take no picks."""
+    from .ck_util import board
+    st = position(brd=board({(0, 0): ("gold", 6)}), scenario="seafarers", phase="setup", cities=(), roads=(),
+                  settlements=((0, (1, 0, "N")), (1, (-1, 0, "N")), (2, (0, 1, "S"))))
+    st["setup"] = {"round": 2, "step": "settlement", "last_settlement": None}
+    st["current_player"] = 2
+    st["turn_flags"] = {}
+    v = post(client, st, act("build_settlement", 2, node=list(SW)))
+    assert not v["legal"] and rules(v) == ["CK-SEA-12"]
+    v = post(client, st, act("build_settlement", 2, node=list(SW), gold_picks={"ore": 1}))
+    assert v["legal"] and v["state"]["players"][2]["resources"]["ore"] == 1
+    far = post(client, st, act("build_settlement", 2, node=[1, 0, "S"], gold_picks={"ore": 1}))
+    assert not far["legal"] and rules(far) == ["CK-SEA-12"]

@@ -947,3 +947,21 @@ class RestoreCity:
         ck(s)["sideways"].remove(list(a.get("node")))
         s.flags.built = True
         ctx.emit("built", player=a.player, piece="city", node=list(a.get("node")), restored=True)
+
+
+def setup_gold_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Iterable[Action]:
+    """CK-SEA-12: the second set-up placement on a site touching gold fields, with its picks (one kind per
+    candidate; any mix is legal too)."""
+    if state.phase != "setup" or state.setup.round != 2 or state.setup.step != "settlement" or \
+            p != state.current_player or store.KEY not in state.scenario_state:
+        return
+    for nid, n in enumerate(graph.nodes):
+        if not graph.node_land[nid] or n in state.buildings:
+            continue
+        k = sum(1 for h in graph.node_hexes[nid] if scen.gold_entitlement(state.hexes[h].terrain, "settlement"))
+        if not k:
+            continue
+        want = min(k, sum(state.bank.values()))
+        for r in RESOURCES:
+            if state.bank.get(r, 0) >= want:
+                yield Action("build_settlement", p, {"node": n, "gold_picks": {r: want}})

@@ -88,6 +88,7 @@ CK_ACTION_SPECS = (
                candidates=_cands("discard_candidates")),
     ActionSpec("move_robber", {"card": F(_CARD, nullable=True, doc="the card taken (resource or commodity), as "
                                                                    "observed")}, handler=_h("MoveRobber")),
+    ActionSpec("build_settlement", candidates=_cands("setup_gold_candidates")),
     ActionSpec("build_knight", {"node": F(NODE, required=True)}, "Build a basic knight (CK-KNIGHT-1).",
                handler=_h("BuildKnight"), candidates=_cands("knight_candidates")),
     ActionSpec("activate_knight", {"node": F(NODE, required=True),
@@ -195,6 +196,10 @@ class CitiesAndKnights:
 
     ACTIONS = CK_ACTION_SPECS
     WITHOUT_ACTIONS = DEV_ACTIONS
+    ACTION_FIELDS = {"build_settlement": {"gold_picks": F(Cards(tuple(c for c in CARDS if c not in COMMODITIES)),
+                                                         nullable=True,
+                                                         doc="CK-SEA-12: the set-up city's picks on gold fields "
+                                                             "(1 resource of choice per gold hex)")}}
     STATE = {store.KEY: F(store.SHAPE, required=True, doc="Cities & Knights (CK-*)")}
     DERIVED = {"cities_and_knights": F(Obj({
         "barbarians": F(Any_("CK-BARB-1..4: position, steps, strength, defence, who would lose a city or "
@@ -260,6 +265,9 @@ class CitiesAndKnights:
         a, s = ctx.action, ctx.state
         t = a.type
         if t == "build_settlement":
+            v = self._setup_gold(ctx)
+            if v:
+                return v
             k = store.knight_at(s, a.get("node"))
             if k is not None:                                 # CK-KNIGHT-2, CK-KNIGHT-11
                 return [Violation("CK-KNIGHT-11" if k["player"] == a.player else "CK-KNIGHT-2",
@@ -274,6 +282,31 @@ class CitiesAndKnights:
             if side:                                           # CK-BARB-5
                 return [Violation("CK-BARB-5", f"the city on its side at {node_str(side[0])} is restored (restore_city) "
                                   "before any other settlement is upgraded", "/action/node")]
+        return []
+
+    def _gold_hexes(self, ctx: "Ctx") -> int:
+        """CK-SEA-12: gold fields touching the second set-up placement (the city)."""
+        s, g = ctx.state, ctx.graph
+        if s.phase != "setup" or s.setup.round != 2:
+            return 0
+        nid = g.node_index.get(ctx.action.get("node"))
+        if nid is None:
+            return 0
+        return sum(1 for h in g.node_hexes[nid] if ctx.scenario.gold_entitlement(s.hexes[h].terrain, "settlement"))
+
+    def _setup_gold(self, ctx: "Ctx") -> list[Violation]:
+        """CK-SEA-12, CK-SETUP-2: a set-up city on a gold field takes 1 resource of choice per gold hex
+        (named in the action), what the bank holds."""
+        s = ctx.state
+        picks = {k: v for k, v in (ctx.action.get("gold_picks") or {}).items() if v}
+        n = self._gold_hexes(ctx)
+        want = min(n, sum(s.bank.values()))
+        if sum(picks.values()) != want or any(s.bank.get(k, 0) < v for k, v in picks.items()):
+            if not n:
+                return [Violation("CK-SEA-12", "only a set-up city on a gold field takes gold picks: leave gold_picks "
+                                  "out", "/action/gold_picks")]
+            return [Violation("CK-SEA-12", f"the set-up city touches {n} gold field(s): name {want} resource(s) of "
+                              "choice in gold_picks", "/action/gold_picks")]
         return []
 
     def _knight_blocks(self, ctx: "Ctx") -> list[Violation]:
@@ -325,6 +358,11 @@ class CitiesAndKnights:
     def after_action(self, ctx: "Ctx", s: State) -> None:
         super().after_action(ctx, s)
         before = ctx.state
+        if ctx.action.type == "build_settlement" and ctx.action.get("gold_picks"):
+            got = {k: v for k, v in ctx.action.get("gold_picks").items() if v}
+            for k, v in got.items():
+                store.give_card(s, ctx.action.player, k, v)            # CK-SEA-12
+            ctx.emit("gold_chosen", player=ctx.action.player, resources=got)
         if before.phase == "setup" and ctx.action.type in ("build_road", "build_ship") and before.setup.round == 2:
             # CK-SETUP-1, CK-CHG-4: the second placement is a city (CK-SETUP-4: 3 VP to start)
             node = before.setup.last_settlement
