@@ -40,9 +40,9 @@ def test_seafarers_target_raised_and_gold():
     s = start_game("SC01", 4, 3, OPT)
     assert s.vp_target == SCENARIOS["SC01"].vp_target + 2
     g = start_game("GOLD", 4, 3, OPT)
-    assert g.vp_target == 15 and all(p.gold == 10 for p in g.players)
+    assert g.vp_target == 15 and all(p.extra["gold"] == 10 for p in g.players)
     plain = start_game("GOLD", 4, 3, {})
-    assert plain.vp_target == 12 and all(p.gold == 8 for p in plain.players)
+    assert plain.vp_target == 12 and all(p.extra["gold"] == 8 for p in plain.players)
 
 
 def test_tde4_refuses():
@@ -595,7 +595,7 @@ def test_gold_costs(client):
     s.flags.rolled = True
     s.turn = 1
     v = engine_adjudicate(s, Action("gold_trade", 0, {"give": {"gold": 4}, "get": {"coin": 1}}), g, scen)
-    assert v.legal and store.commodities(v.state, 0)["coin"] == 1 and v.state.players[0].gold == 6
+    assert v.legal and store.commodities(v.state, 0)["coin"] == 1 and v.state.players[0].extra["gold"] == 6
     bad = engine_adjudicate(s, Action("gold_trade", 0, {"give": {"gold": 2}, "get": {"coin": 1}}), g, scen)
     assert not bad.legal and bad.violations[0].rule == "GOLD-017"
 
@@ -916,3 +916,29 @@ def test_setup_city_on_gold(client):
     assert v["legal"] and v["state"]["players"][2]["resources"]["ore"] == 1
     far = post(client, st, act("build_settlement", 2, node=[1, 0, "S"], gold_picks={"ore": 1}))
     assert not far["legal"] and rules(far) == ["CK-SEA-12"]
+
+
+@pytest.mark.parametrize("sid,players,seed", [("base", 4, 3), ("SC01", 3, 3), ("GOLD", 4, 3), ("base", 3, 8)])
+def test_every_event_and_derived_value_is_declared(sid, players, seed):
+    """What a C&K game emits and reports is what its stacked modules declare (EVENTS, DERIVED)."""
+    from service.engine.selfplay import play_game
+    from service.engine.spec import F as F_, Obj as Obj_, Str as Str_
+    scen = with_expansions(SCENARIOS[sid], OPT)
+    comp = scen.composition
+    core = {"victory_points", "longest_road", "longest_road_holder", "largest_army", "winner", "phase",
+            "current_player", "closed_ships", "pending_discards", "gold_entitlement", "gold_pending"}
+    bad: list[str] = []
+
+    def step(state, action, verdict):
+        for e in verdict.events:
+            spec = comp.events.get(e["type"])
+            if spec is None:
+                bad.append(f"{action.type}: event {e['type']!r} is not declared")
+                continue
+            shape = Obj_({"type": F_(Str_(max_len=60), required=True), **spec.fields})
+            bad.extend(f"{action.type}: event {p}: {r}" for p, r in shape.problems(e, "/event"))
+        extra = {k: v for k, v in verdict.derived.items() if k not in core}
+        bad.extend(f"{action.type}: derived {p}: {r}" for p, r in comp.derived.problems(extra, "/derived"))
+
+    play_game(sid, players, seed, max_actions=1500, check=False, on_step=step, options=OPT)
+    assert not bad, "\n".join(sorted(set(bad))[:20])

@@ -7,7 +7,7 @@ from typing import Any, Iterable, Optional
 
 from ...actions import WRONG_PHASE_RULE, own_handler
 from ...actions.robber import robbable
-from ...actions.trade import (harbor_rates, split_coins, strict_phases_violation, trade_wrong_phase,
+from ...actions.trade import (harbor_rates, split_currencies, strict_phases_violation, trade_wrong_phase,
                               unaccepted_violation)
 from ...core import Action, Ctx, IllegalAction, Violation, fmt_cards
 from ...geometry import Node, node_str
@@ -34,8 +34,9 @@ def cannot_afford(ctx: Ctx, cost: dict[str, int], what: str, rule: str = "CK-COS
     s, p = ctx.state, ctx.action.player
     held = store.cards_of(s, p)
     short = {k: n - held.get(k, 0) for k, n in cost.items() if k != "gold" and held.get(k, 0) < n}
-    if cost.get("gold", 0) > s.players[p].gold:
-        short["gold"] = cost["gold"] - s.players[p].gold
+    gold = s.players[p].extra.get("gold", 0)
+    if cost.get("gold", 0) > gold:
+        short["gold"] = cost["gold"] - gold
     if short:
         return [Violation(rule, f"{what} costs {fmt_cards(cost)}; player {p} is short of {fmt_cards(short)}")]
     return []
@@ -44,7 +45,7 @@ def cannot_afford(ctx: Ctx, cost: dict[str, int], what: str, rule: str = "CK-COS
 def pay(s: State, p: int, cost: dict[str, int]) -> None:
     for k, n in cost.items():
         if k == "gold":
-            s.players[p].gold -= n
+            s.players[p].extra["gold"] = s.players[p].extra.get("gold", 0) - n
         elif n:
             store.return_card(s, p, k, n)
 
@@ -741,6 +742,12 @@ def maritime_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Ite
                 yield Action("maritime_trade", p, {"give": {gr: rate}, "get": {wr: 1}})
 
 
+def _split(cards: dict, ctx: Ctx) -> tuple[dict, int]:
+    """The cards and, where the game has gold coins (GOLD's ``CURRENCIES``), the gold apart."""
+    got, cur = split_currencies(cards, ctx.scenario.composition.currencies)
+    return got, int(cur.get("gold", 0))
+
+
 @own_handler("domestic_trade", {"main"}, actor="trade", wrong_phase=trade_wrong_phase)
 class DomesticTrade:
     """BASE-TRADE-1..5 with commodities (CK-COM-4)."""
@@ -748,8 +755,8 @@ class DomesticTrade:
     def check(ctx: Ctx) -> list[Violation]:
         s, a = ctx.state, ctx.action
         partner = a.get("partner")
-        give, give_gold = split_coins(a.get("give"), ctx.scenario.coins)
-        get, get_gold = split_coins(a.get("get"), ctx.scenario.coins)
+        give, give_gold = _split(a.get("give"), ctx)
+        get, get_gold = _split(a.get("get"), ctx)
         if partner == a.player or not (0 <= partner < s.num_players):
             return [Violation("BASE-TRADE-2", f"partner {partner} is not another player", "/action/partner")]
         if s.current_player not in (a.player, partner):
@@ -774,8 +781,8 @@ class DomesticTrade:
         for who, cards, gold, path in ((a.player, give, give_gold, "/action/give"), (partner, get, get_gold, "/action/get")):
             held = store.cards_of(s, who)
             short = {k: n - held.get(k, 0) for k, n in cards.items() if held.get(k, 0) < n}
-            if gold > s.players[who].gold:
-                short["gold"] = gold - s.players[who].gold
+            if gold > s.players[who].extra.get("gold", 0):
+                short["gold"] = gold - s.players[who].extra.get("gold", 0)
             if short:
                 return [Violation("BASE-TRADE-2", f"player {who} is short of {fmt_cards(short)}", path)]
         return []
@@ -784,15 +791,16 @@ class DomesticTrade:
     def apply(ctx: Ctx, s: State) -> None:
         a = ctx.action
         partner = a.get("partner")
-        give, give_gold = split_coins(a.get("give"), ctx.scenario.coins)
-        get, get_gold = split_coins(a.get("get"), ctx.scenario.coins)
+        give, give_gold = _split(a.get("give"), ctx)
+        get, get_gold = _split(a.get("get"), ctx)
         for k, n in give.items():
             store.move_card(s, a.player, partner, k, n)
         for k, n in get.items():
             store.move_card(s, partner, a.player, k, n)
         if give_gold or get_gold:
-            s.players[a.player].gold += get_gold - give_gold
-            s.players[partner].gold += give_gold - get_gold
+            mine, theirs = s.players[a.player].extra, s.players[partner].extra
+            mine["gold"] = mine.get("gold", 0) + get_gold - give_gold
+            theirs["gold"] = theirs.get("gold", 0) + give_gold - get_gold
         ctx.emit("traded", player=a.player, partner=partner, gave={**give, **({"gold": give_gold} if give_gold else {})},
                  got={**get, **({"gold": get_gold} if get_gold else {})})
 

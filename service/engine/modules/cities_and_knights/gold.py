@@ -41,7 +41,7 @@ class GoldCitiesAndKnights:
     def new_game(self, num_players: int, seed: int, options: Optional[dict] = None) -> State:
         state = super().new_game(num_players, seed, options)
         for p in state.players:
-            p.gold = START_GOLD                              # GOLD-006
+            p.extra["gold"] = START_GOLD                     # GOLD-006
         return state
 
     def free_item_cost(self, item: str) -> dict[str, int]:

@@ -3,12 +3,17 @@ from __future__ import annotations
 
 from ...actions import own_handler
 from ...actions.gold import BUY_RATE, SELL_RATE
-from ...actions.trade import joined_coins, split_coins, trade_wrong_phase
+from ...actions.trade import joined, split_currencies, trade_wrong_phase
 from ...core import Ctx, Violation, fmt_cards
 from ...state import State
 from . import store
 from .data import COMMODITIES
 from .gold import COMMODITY_PRICE
+
+
+def _split(cards: dict) -> tuple[dict, int]:
+    got, cur = split_currencies(cards, ("gold",))
+    return got, int(cur.get("gold", 0))
 
 
 def _price(get: dict[str, int]) -> int:
@@ -21,8 +26,8 @@ class GoldTrade:
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
         s, a = ctx.state, ctx.action
-        give, give_gold = split_coins(a.get("give"))
-        get, get_gold = split_coins(a.get("get"))
+        give, give_gold = _split(a.get("give"))
+        get, get_gold = _split(a.get("get"))
         p = s.players[a.player]
         if give_gold and not give and get and not get_gold:
             price = _price(get)
@@ -30,8 +35,9 @@ class GoldTrade:
             if give_gold != price:
                 return [Violation(rule, f"the bank sells a resource for {SELL_RATE} gold and a commodity for "
                                   f"{COMMODITY_PRICE}: {fmt_cards(get)} cost {price} gold, not {give_gold}", "/action/give")]
-            if p.gold < give_gold:
-                return [Violation(rule, f"player {a.player} has {p.gold} gold, fewer than {give_gold}", "/action/give")]
+            if p.extra.get("gold", 0) < give_gold:
+                return [Violation(rule, f"player {a.player} has {p.extra.get('gold', 0)} gold, fewer than {give_gold}",
+                                  "/action/give")]
             for k, n in get.items():
                 if store.bank_has(s, k) < n:
                     return [Violation("BASE-TRADE-9", f"the bank holds fewer than {n} {k}", f"/action/get/{k}")]
@@ -52,12 +58,13 @@ class GoldTrade:
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
         a = ctx.action
-        give, give_gold = split_coins(a.get("give"))
-        get, get_gold = split_coins(a.get("get"))
+        give, give_gold = _split(a.get("give"))
+        get, get_gold = _split(a.get("get"))
         for k, n in give.items():
             store.return_card(s, a.player, k, n)
         for k, n in get.items():
             store.give_card(s, a.player, k, n)
-        s.players[a.player].gold += get_gold - give_gold
-        ctx.emit("traded", player=a.player, partner="bank", gave=joined_coins(give, give_gold),
-                 got=joined_coins(get, get_gold))
+        ex = s.players[a.player].extra
+        ex["gold"] = ex.get("gold", 0) + get_gold - give_gold
+        ctx.emit("traded", player=a.player, partner="bank", gave=joined(give, {"gold": give_gold} if give_gold else {}),
+                 got=joined(get, {"gold": get_gold} if get_gold else {}))

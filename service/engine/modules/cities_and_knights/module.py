@@ -157,28 +157,60 @@ CK_ACTION_SPECS = (
 DEV_ACTIONS = ("discard", "play_knight", "play_road_building", "play_year_of_plenty",
                "play_monopoly")
 
-CK_EVENTS = tuple(EventSpec(t, {}, d) for t, d in (
-    ("barbarians_advance", "CK-BARB-1: the ship advanced (position, steps)"),
-    ("barbarian_attack", "CK-BARB-2/3: barbarians and defence strengths, knights per player, the outcome"),
-    ("city_pillaged", "CK-BARB-4: a city became a settlement"),
-    ("wall_lost", "CK-BARB-5: the pillaged city's wall returns to the supply"),
-    ("defender_of_catan", "CK-BARB-6: the strongest defender takes a Defender of Catan VP"),
-    ("progress_drawn", "CK-PROG-2: a progress card drawn"),
-    ("progress_discarded", "CK-PROG-5: a progress card put back under its deck"),
-    ("progress_played", "CK-PROG-3: a progress card played"),
-    ("deck_empty", "CK-PROG-2: a deck had no card to draw"),
-    ("aqueduct", "CK-IMP-5: an Aqueduct owner takes a resource of choice"),
-    ("robber_sleeps", "CK-SEVEN-3: the robber does not move before the first attack"),
-    ("knight_activated", "CK-KNIGHT-3"), ("knight_promoted", "CK-KNIGHT-4"), ("knight_moved", "CK-KNIGHT-6"),
-    ("knight_displaced", "CK-KNIGHT-7: where the displaced knight went (null: back to the supply)"),
-    ("knight_removed", "CK-PROG-P3: a knight left the board"),
-    ("improved", "CK-IMP-1: a city improvement bought"),
-    ("metropolis", "CK-IMP-7/9: a metropolis placed or taken over"),
-    ("merchant", "CK-PROG-T3: the merchant placed"),
-    ("cards_taken", "a progress card moved cards between players"),
-    ("tokens_swapped", "CK-PROG-S4: two number tokens swapped"),
-    ("removed", "CK-PROG-P4: a road or ship the Diplomat removed"),
-))
+_P = F(PLAYER, required=True)
+_PN = F(PLAYER, nullable=True)
+_N = F(NODE, required=True)
+_LIST_P = F(List(PLAYER, max_len=4))
+_COUNTS = F(Map(Int(0, 10_000), max_len=20))
+_ANY = F(Any_())
+CK_EVENTS = (
+    # the engine's events, with what C&K adds to them
+    EventSpec("rolled", {"event": F(Str(EVENTS), doc="CK-DICE-3: the event die")}),
+    EventSpec("built", {"piece": F(Str(("settlement", "city", "road", "ship", "knight", "wall")), required=True),
+                        "setup": F(Bool(), doc="CK-SETUP-1: the set-up city"),
+                        "restored": F(Bool(), doc="CK-BARB-5: a city raised from its side")}),
+    EventSpec("stole", {"resource": F(Str(CARDS), nullable=True, doc="a resource or a commodity (CK-SEVEN-4)")}),
+    EventSpec("shortage", {"resource": F(Str(CARDS), required=True)}),
+    EventSpec("traded", {"void": F(Bool(), doc="CK-PROG-T1: the partner had no commodity")}),
+    # the module's own
+    EventSpec("barbarians_advance", {"position": F(Int(0, 50), required=True), "steps": F(Int(1, 50), required=True)},
+              "CK-BARB-1: the ship advanced"),
+    EventSpec("barbarian_attack", {"barbarians": F(Int(0, 100), required=True), "defence": F(Int(0, 100), required=True),
+                                   "knights": F(Map(Int(0, 100), max_len=4), required=True),
+                                   "catan_wins": F(Bool(), required=True), "lose_city": _LIST_P, "defender": _PN,
+                                   "tied_defenders": _LIST_P, "why": F(Str(max_len=400))},
+              "CK-BARB-2..6: strengths, knights per player, the outcome and why"),
+    EventSpec("city_pillaged", {"player": _P, "node": _N}, "CK-BARB-4: a city became a settlement"),
+    EventSpec("wall_lost", {"player": _P, "node": _N}, "CK-BARB-5: the pillaged city's wall returns to the supply"),
+    EventSpec("defender_of_catan", {"player": _P}, "CK-BARB-6: the strongest defender takes a Defender of Catan VP"),
+    EventSpec("progress_drawn", {"player": _P, "card": F(Str(PROGRESS_CARDS), required=True),
+                                 "why": F(Str(max_len=80)), "revealed": F(Bool())}, "CK-PROG-2: a progress card drawn"),
+    EventSpec("progress_discarded", {"player": _P, "card": F(Str(PROGRESS_CARDS), required=True)},
+              "CK-PROG-5: a progress card put back under its deck"),
+    EventSpec("progress_played", {"player": _P, "card": F(Str(PROGRESS_CARDS), required=True)},
+              "CK-PROG-3: a progress card played"),
+    EventSpec("deck_empty", {"deck": F(Str(TRACKS), required=True), "player": _P}, "CK-PROG-2: nothing to draw"),
+    EventSpec("aqueduct", {"player": _P}, "CK-IMP-5: an Aqueduct owner takes a resource of choice"),
+    EventSpec("robber_sleeps", {"until": F(Str(max_len=80))}, "CK-SEVEN-3: the robber does not move before the first attack"),
+    EventSpec("knight_activated", {"player": _P, "node": _N}, "CK-KNIGHT-3"),
+    EventSpec("knight_promoted", {"player": _P, "node": _N, "level": F(Int(1, 3), required=True)}, "CK-KNIGHT-4"),
+    EventSpec("knight_moved", {"player": _P, "from": _N, "to": _N}, "CK-KNIGHT-6"),
+    EventSpec("knight_displaced", {"player": _P, "from": _N, "to": F(NODE, nullable=True)},
+              "CK-KNIGHT-7: where the displaced knight went (null: back to the supply)"),
+    EventSpec("knight_removed", {"player": _P, "node": _N}, "CK-PROG-P3: a knight left the board"),
+    EventSpec("improved", {"player": _P, "track": F(Str(TRACKS), required=True), "level": F(Int(1, 5), required=True)},
+              "CK-IMP-1: a city improvement bought"),
+    EventSpec("metropolis", {"player": _P, "track": F(Str(TRACKS), required=True), "node": _N, "from": _PN},
+              "CK-IMP-7/9: a metropolis placed or taken over"),
+    EventSpec("merchant", {"player": _P, "hex": F(HEX, required=True)}, "CK-PROG-T3: the merchant placed"),
+    EventSpec("cards_taken", {"player": _P, "card": F(Str(PROGRESS_CARDS), required=True), "victim": _PN,
+                              "progress": F(Str(PROGRESS_CARDS)), "got": _ANY, "kind": F(Str(CARDS)), "taken": _ANY},
+              "a progress card moved cards between players"),
+    EventSpec("tokens_swapped", {"hexes": F(List(HEX, max_len=2), required=True), "numbers": F(List(Int(2, 12), max_len=2))},
+              "CK-PROG-S4: two number tokens swapped"),
+    EventSpec("removed", {"player": _P, "piece": F(Str(("road", "ship")), required=True), "edge": F(EDGE, required=True)},
+              "CK-PROG-P4: a road or ship the Diplomat removed"),
+)
 
 
 def ck_refusal(scen: Any) -> Optional[str]:
