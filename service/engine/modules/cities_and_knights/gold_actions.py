@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...actions import own_handler
-from ...actions.gold import BUY_RATE, SELL_RATE
+from ..gold.actions import BUY_RATE, SELL_RATE
 from ...actions.trade import joined, split_currencies, trade_wrong_phase
 from ...core import Ctx, Violation, fmt_cards
 from ...state import State
