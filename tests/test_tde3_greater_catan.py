@@ -3,7 +3,8 @@ set-up, pieces and end, and the impoverishment rule (TDE3-009..014, R-026, R-027
 the Seafarers book's Greater Catan (SC11), with its own rule IDs and drop order."""
 from __future__ import annotations
 
-from itertools import product
+import json
+from pathlib import Path
 
 import pytest
 
@@ -644,3 +645,31 @@ def test_random_play_keeps_every_invariant(n):
     from service.engine.selfplay import play_game
     g = play_game("TDE3", n, 11, max_actions=150, dump=canonical_json)
     assert g.failures == []
+
+
+# -- example positions (shared format, tests/fixtures/examples/tde3-*.json) ---------------------------------
+
+EXAMPLES = sorted((Path(__file__).parent / "fixtures" / "examples").glob("tde3-*.json"))
+
+
+def test_there_are_tde3_examples():
+    assert len(EXAMPLES) >= 3
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_example_position(client, path):
+    """TDE3-007, TDE3-009..014 (R-026, R-027, R-063): each example position gets the verdict, the rule and
+    the derived values it states."""
+    from .examples_adapter import compare, derived_values, to_action, to_state
+    example = json.loads(path.read_text(encoding="utf-8"))
+    assert example["context"]["scenario"] == "TDE3"
+    posted = to_state(example)
+    verdict = api_adjudicate(client, posted, to_action(example))
+    expect = example["expect"]
+    assert verdict["legal"] is expect["legal"], (example["id"], verdict["violations"])
+    if not expect["legal"]:
+        assert api_rules(verdict)[0] in {expect["rule"], *expect.get("also_acceptable_rules", [])}
+    got = derived_values(example, posted, verdict)
+    for key, want in (expect.get("derived") or {}).items():
+        value = got[key] if key in got else verdict["derived"][key]
+        assert compare(key, want, value), (example["id"], key, want, value)

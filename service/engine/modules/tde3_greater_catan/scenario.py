@@ -15,14 +15,14 @@ Base and Seafarers rules apply (TDE3-001: the class builds on ``Seafarers``). On
   left without production), broken one after another in the order 1, 2, 3 when no token meets all three
   (R-026). The code is Greater Catan's of the Seafarers book (``scenarios/_sc_tokens.py``), with this
   scenario's rule IDs and its drop order;
-- 18 VP on the player's own turn wins (TDE3-015, R-003). TDE3-016 (with Cities & Knights) is not built.
+- 18 VP on the player's own turn wins (TDE3-015, R-003). The Cities & Knights combination is not built.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from ...core import Ctx, Violation
-from ...geometry import Hex, hex_corners, node_hexes
+from ...geometry import Hex, node_hexes
 from ...mapgraph import MapGraph
 from ...module import EventSpec
 from ...scenarios._sc_common import player_count_problems
