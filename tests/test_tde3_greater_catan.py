@@ -147,6 +147,18 @@ def test_three_or_four_players(client):
     assert "TDE3-002" in str(r.get_json())
 
 
+def test_the_reserve_holds_only_its_tokens(client):
+    """TDE3-005: a posted reserve holding a token the scenario's reserve never had is refused (422 naming
+    the key)."""
+    st = dump_state(SCEN.new_game(3, 1))
+    st["scenario_state"]["token_pile"] = [6]
+    r = client.post("/v1/adjudicate", json={"state": st, "action": None})
+    assert r.status_code == 422
+    body = r.get_json()
+    assert any(e["pointer"] == "/state/scenario_state/token_pile" and "TDE3-005" in e["detail"]
+               for e in body["errors"]), body
+
+
 def test_eight_cities_each():
     """TDE3-006 (R-028): 4 extra cities: 8 in each player's supply, and a 5th city may be built."""
     st = SCEN.new_game(4, 1)
