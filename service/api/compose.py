@@ -111,10 +111,19 @@ __all__ = ["ACTIONS", "ActionSchemas", "action_schema", "field_of", "all_action_
 def union_specs() -> dict[str, dict[str, T.F]]:
     """Per action type, every field some scenario's modules declare for it (the published contract lists
     them all, each field saying where it has a meaning)."""
+    plain: dict[str, dict[str, T.F]] = {}
+    for sid in ("base", "seafarers"):
+        for t, spec in SCENARIOS[sid].composition.actions.items():
+            plain.setdefault(t, dict(spec.fields))
     out: dict[str, dict[str, T.F]] = {}
     for s in SCENARIOS.values():
         for t, spec in s.composition.actions.items():
-            out.setdefault(t, {}).update(spec.fields)
+            have = out.setdefault(t, {})
+            for k, f in spec.fields.items():
+                # a field a module restates (GOLD's coins in a trade) is not undone by the plain field of
+                # a scenario registered after it
+                if k not in have or have[k] == plain.get(t, {}).get(k):
+                    have[k] = f
     return {t: out[t] for t in sorted(out)}
 
 
