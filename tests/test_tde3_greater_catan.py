@@ -656,9 +656,9 @@ def test_random_play_keeps_every_invariant(n):
     assert g.failures == []
 
 
-# -- example positions (shared format, tests/fixtures/examples/tde3-*.json) ---------------------------------
+# -- example positions (shared format, tests/fixtures/examples/cases/tde3-*.json) ---------------------------------
 
-EXAMPLES = sorted((Path(__file__).parent / "fixtures" / "examples").glob("tde3-*.json"))
+EXAMPLES = sorted((Path(__file__).parent / "fixtures" / "examples" / "cases").glob("tde3-*.json"))
 
 
 def test_there_are_tde3_examples():
