@@ -78,7 +78,7 @@ class GreaterCatanTDE(ReserveTokens, MappedScenario, Seafarers):   # TDE3-001: b
     id = "TDE3"
     module_name = "TDE3"
     name = "Greater Catan (Treasures, Dragons & Explorers)"
-    source = "seeds/003 Scenario 3"
+    source = "Catan: Treasures, Dragons & Explorers, scenario 3 (its rules: GET /v1/rules?prefix=TDE3)"
     players = (3, 4)                                                     # TDE3-002
     vp_target = 18                                                       # TDE3-015: 18 VP on own turn
     supply = {"settlements": 5, "cities": 8, "roads": 15, "ships": 15}   # TDE3-006: 4 + 4 cities
