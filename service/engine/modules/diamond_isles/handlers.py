@@ -278,6 +278,8 @@ def knight_candidates(state: State, graph, scen, player: int):
     """A knight without a move (R-050), and the pirate's diamond thefts with a knight."""
     if state.phase not in ("roll", "main") or player != state.current_player:
         return
+    if state.flags.dev_card_played or state.players[player].dev_cards.get("knight", 0) <= 0:
+        return
     yield Action("play_knight", player, {"hex": None, "steal_from": None, "card": None, "target": "robber"})
     for h in sorted(state.hexes):
         if h == state.pirate or not scen.pirate_hex_ok(state, h):

@@ -37,7 +37,7 @@ from ...spec import EDGE, HEX, PLAYER, Any_, Bool, F, Int, List, Map, Null, Obj,
 from ...state import State
 from . import handlers as H
 from .maps import CACHE, DIAMONDS_PER_VILLAGE, MAP, RESERVE, TABLE, TOTAL_DIAMONDS, VILLAGES
-from .villages import (as_hex, connected_villages, diamond_total, diamonds_of, pay_roll, record_new_routes,
+from .villages import (as_hex, board_graph, connected_villages, diamond_total, diamonds_of, pay_roll, record_new_routes,
                        recorded_routes, route_ships, village_number, village_of_node, villages,
                        villages_with_diamonds)
 
@@ -228,8 +228,6 @@ class DiamondIsles(MappedScenario, Seafarers):
         if out:
             return out
         hexes = [h for h, _ in vs]
-        from ...mapgraph import MapGraph as _MG
-        graph = None
         for p, routes in (ss.get("trade_routes") or {}).items():
             hs = [as_hex(v) for v in routes]
             for j, h in enumerate(hs):
@@ -245,7 +243,7 @@ class DiamondIsles(MappedScenario, Seafarers):
         if state.phase not in ("game_over", "setup") and villages_with_diamonds(state) <= 3:
             out.append((f"{base}/villages", f"DIAM-021: only {villages_with_diamonds(state)} villages hold diamonds, "
                         "so the game is over (phase game_over, R-049)"))
-        graph = _MG.build(state.terrain_map())
+        graph = board_graph(state)
         vmap = village_of_node(state, graph)
         for p in range(n):
             rec = recorded_routes(state, p)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 from ...geometry import Edge, Hex
 from ...mapgraph import MapGraph
+from ...memo import bounded_put
 from ...state import State
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -41,11 +42,30 @@ def village_number(state: State, h: Hex) -> Optional[int]:
 
 def village_of_node(state: State, graph: MapGraph) -> dict[int, int]:
     """Node id -> village index, for the six corners of every village (R-045: the village spots)."""
-    out: dict[int, int] = {}
-    for i, (h, _) in enumerate(villages(state)):
-        for nid in graph.hex_node_ids.get(h, ()):
-            out[nid] = i
-    return out
+    hexes = tuple(h for h, _ in villages(state))
+    key = ("vmap", graph.memo_token, hexes)
+    got = _MEMO.get(key)
+    if got is None:
+        got = {}
+        for i, h in enumerate(hexes):
+            for nid in graph.hex_node_ids.get(h, ()):
+                got[nid] = i
+        bounded_put(_MEMO, key, got, MEMO_SIZE)
+    return got
+
+
+#: Results kept per process under exactly what they depend on (the board's graph, the villages, the
+#: player's ships and recorded routes, every building and its owner); the oldest entry goes first.
+_MEMO: dict = {}
+MEMO_SIZE = 4096
+
+
+def _position_key(state: State, graph: MapGraph, player: int) -> tuple:
+    ss = state.scenario_state
+    return (graph.memo_token, player, tuple(tuple(v["hex"]) for v in ss.get("villages") or ()),
+            frozenset(e for e, p in state.ships.items() if p == player),
+            frozenset((n, b[0]) for n, b in state.buildings.items()),
+            tuple(tuple(h) for h in (ss.get("trade_routes") or {}).get(str(player), ())))
 
 
 def diamonds_of(state: State, player: int) -> int:
@@ -95,7 +115,15 @@ def connected_villages(state: State, graph: MapGraph, player: int,
     player's ships to one of their settlements or cities, or to a village they already have a route with
     (a connected village is one anchor: all its corners). A line of ships does not pass an opponent's
     settlement or city (R-013)."""
-    vmap = village_of_node(state, graph) if vmap is None else vmap
+    key = ("conn",) + _position_key(state, graph, player)
+    got = _MEMO.get(key)
+    if got is None:
+        got = frozenset(_connected(state, graph, player, village_of_node(state, graph) if vmap is None else vmap))
+        bounded_put(_MEMO, key, got, MEMO_SIZE)
+    return set(got)
+
+
+def _connected(state: State, graph: MapGraph, player: int, vmap: dict[int, int]) -> set[int]:
     found = recorded_routes(state, player)
     at = _ship_adjacency(state, graph, player)
     if not at:
@@ -137,6 +165,16 @@ def route_ships(state: State, graph: MapGraph, player: int, connected: Optional[
     vmap = village_of_node(state, graph) if vmap is None else vmap
     if connected is None:
         connected = connected_villages(state, graph, player, vmap)
+    key = ("closed", frozenset(connected)) + _position_key(state, graph, player)
+    got = _MEMO.get(key)
+    if got is None:
+        got = _route_ships(state, graph, player, connected, vmap)
+        bounded_put(_MEMO, key, got, MEMO_SIZE)
+    return got
+
+
+def _route_ships(state: State, graph: MapGraph, player: int, connected: set[int],
+                 vmap: dict[int, int]) -> tuple[set[Edge], dict[int, set[Edge]]]:
     at = _ship_adjacency(state, graph, player)
     closed: set[Edge] = set()
     by_village: dict[int, set[Edge]] = {i: set() for i in connected}
@@ -271,3 +309,17 @@ def diamond_total(state: State) -> int:
     ss = state.scenario_state
     return (sum(d for _, d in villages(state)) + int(ss.get("diamond_cache", 0)) + int(ss.get("diamond_reserve", 0))
             + sum(int(v) for v in (ss.get("diamonds") or {}).values()))
+
+
+_GRAPHS: dict[int, tuple[Any, MapGraph]] = {}
+
+
+def board_graph(state: State) -> MapGraph:
+    """The map graph of ``state``'s board, for hooks that are given none (``validate_state``): kept per
+    board object (copies of a state share their board), a handful at a time."""
+    got = _GRAPHS.get(id(state.hexes))
+    if got is not None and got[0] is state.hexes:
+        return got[1]
+    g = MapGraph.build(state.terrain_map())
+    bounded_put(_GRAPHS, id(state.hexes), (state.hexes, g), 16)
+    return g
