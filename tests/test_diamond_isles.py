@@ -479,6 +479,7 @@ def test_the_game_ends_when_only_three_villages_hold_diamonds(client):
     assert {"type": "villages_exhausted", "villages_with_diamonds": 3} in v["events"]
     ge = v["derived"]["game_end"]
     assert ge["ended_by_villages"] and ge["villages_with_diamonds"] == 3 and ge["decided_by"] == "victory_points"
+    assert "DIAM-021" in ge["why"] and "player 1 has the most victory points" in ge["why"]
     # a posted running game with an empty village cannot exist
     st = diam(**two_routes(v0=0))
     assert "DIAM-021" in str(_problem(client, st))
@@ -513,6 +514,7 @@ def test_a_tie_at_the_end_goes_to_the_most_diamonds(client):
     v = adjudicate(client, ending(3, 3), {"type": "roll", "player": 0, "dice": [1, 3]})
     ge = v["derived"]["game_end"]           # 4 diamonds each, 2 VP each: shared
     assert ge["decided_by"] == "shared" and sorted(ge["winners"]) == [0, 1] and v["state"]["winner"] == 0
+    assert "shared victory" in ge["why"]
 
 
 # -- derived values, legal actions, replay, random play ----------------------------------------------------

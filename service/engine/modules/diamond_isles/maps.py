@@ -5,7 +5,7 @@ Decided layout (the same board for 3 and 4 players, as the base game's island is
 land hexes as one island in the middle (desert fixed in the centre, the other 18 shuffled, the 18 base
 number tokens dealt blind with the reds apart, the 9 base harbours on fixed coast slots), a sea of
 radius 4 around it, and the four island villages (DIAM-002) as single land hexes out at sea, one
-towards each quarter, each surrounded by sea and three hexes from the island (a route takes about four
+towards each quarter, each surrounded by sea and three hexes from the island (a route takes at least three
 ships). A village is a non-producing land hex (terrain ``desert``) with a fixed number token
 (DIAM-004, R-045); the board's ``scenario_state.villages`` lists them with the diamonds each holds.
 """

@@ -90,7 +90,7 @@ DIAM_DERIVED = {
     "may_move": F(Obj({"robber": F(Bool()), "pirate": F(_PLAYERS)}),
                   doc="DIAM-014/015 (R-050): whether the robber may be moved now, and who may move the pirate"),
     "game_end": F(Any_("DIAM-020/021/022: villages still holding diamonds, whether the villages ended the game, "
-                       "the standings by VP then diamonds, and who wins (several: a shared victory)")),
+                       "the standings by VP then diamonds, who wins (several: a shared victory), and why")),
     "closed_ships": F(by_player(List(EDGE, max_len=60)), doc="DIAM-011: ships of closed routes (villages anchor)"),
 }
 
@@ -306,4 +306,21 @@ def end_result(state: State, scen) -> dict[str, Any]:
     left = villages_with_diamonds(state)
     by_villages = bool(villages(state)) and left <= 3
     return {"villages_with_diamonds": left, "ended_by_villages": by_villages, "standings": standings,
-            "winners": winners, "decided_by": decided_by}
+            "winners": winners, "decided_by": decided_by, "why": _end_text(state, left, by_villages, standings,
+                                                                          winners, decided_by)}
+
+
+def _end_text(state: State, left: int, by_villages: bool, standings: list, winners: list, decided_by: str) -> str:
+    lead = standings[0]
+    how = {"victory_points": f"player {lead['player']} has the most victory points ({lead['vp']})",
+           "diamonds": f"players tie at {lead['vp']} VP and player {lead['player']} has the most diamonds "
+                       f"({lead['diamonds']}; DIAM-022)",
+           "shared": f"players {', '.join(map(str, winners))} tie at {lead['vp']} VP and {lead['diamonds']} diamonds: "
+                     "a shared victory (R-049)"}[decided_by]
+    if by_villages:
+        return f"only {left} villages still hold diamonds, so the game ended at once (DIAM-021, R-049): {how}"
+    if state.winner is not None:
+        return (f"player {state.winner} reached {state.vp_target} victory points on their own turn (DIAM-020, "
+                "R-003)")
+    return (f"{left} villages still hold diamonds: the game ends when only 3 do (DIAM-021), or when a player has "
+            f"{state.vp_target} VP on their turn (DIAM-020); were it to end now, {how}")
