@@ -49,7 +49,7 @@ def game_digest(job: tuple[str, int, int, int]) -> tuple[str, str, int]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--games", type=int, default=200, help="games to record (with --compare: those recorded)")
     ap.add_argument("--cap", type=int, default=150)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out")
@@ -59,6 +59,14 @@ def main() -> None:
     pairs = playable_scenarios()
     jobs = [(*pairs[i % len(pairs)], 1 + i // len(pairs), 400 if pairs[i % len(pairs)][0] == "base" else args.cap)
             for i in range(args.games)]
+    if args.compare:
+        # the games the recorded file names, whatever scenarios were added since (a new scenario shifts the
+        # round-robin above, so the same --games would otherwise play other games)
+        recorded = json.loads(Path(args.compare).read_text())
+        jobs = []
+        for key in sorted(recorded, key=lambda k: (int(k.rsplit("/", 1)[1]), k)):
+            sid, n, seed = key.rsplit("/", 2)
+            jobs.append((sid, int(n), int(seed), 400 if sid == "base" else args.cap))
     with ProcessPoolExecutor(args.workers) as ex:
         results = list(ex.map(game_digest, jobs, chunksize=2))
     digests = {k: d for k, d, _ in results}

@@ -576,7 +576,7 @@ def test_a_game_log_replays(client):
     assert out["final"]["state"]["scenario_state"] == g.final.scenario_state
 
 
-@pytest.mark.parametrize("players,seed", [(3, 2), (4, 1)])
+@pytest.mark.parametrize("players,seed", [(3, 2), (4, 5)])
 def test_random_games_end_by_a_diamond_isles_end_with_diamonds_conserved(players, seed):
     """Seeded random play reaches one of the two ends (DIAM-020: 14 VP, DIAM-021: only 3 villages with
     diamonds), every invariant holding and the 50 diamonds conserved after every action (DIAM-003)."""

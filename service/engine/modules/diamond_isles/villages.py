@@ -62,10 +62,10 @@ MEMO_SIZE = 4096
 
 def _position_key(state: State, graph: MapGraph, player: int) -> tuple:
     ss = state.scenario_state
-    return (graph.memo_token, player, tuple(tuple(v["hex"]) for v in ss.get("villages") or ()),
-            frozenset(e for e, p in state.ships.items() if p == player),
-            frozenset((n, b[0]) for n, b in state.buildings.items()),
-            tuple(tuple(h) for h in (ss.get("trade_routes") or {}).get(str(player), ())))
+    return (graph.memo_token, player, tuple([tuple(v["hex"]) for v in ss.get("villages") or ()]),
+            frozenset([e for e, p in state.ships.items() if p == player]),
+            frozenset([(n, b[0]) for n, b in state.buildings.items()]),
+            tuple([tuple(h) for h in (ss.get("trade_routes") or {}).get(str(player), ())]))
 
 
 def diamonds_of(state: State, player: int) -> int:
@@ -115,12 +115,17 @@ def connected_villages(state: State, graph: MapGraph, player: int,
     player's ships to one of their settlements or cities, or to a village they already have a route with
     (a connected village is one anchor: all its corners). A line of ships does not pass an opponent's
     settlement or city (R-013)."""
-    key = ("conn",) + _position_key(state, graph, player)
+    return set(_connected_memo(state, graph, player, _position_key(state, graph, player), vmap))
+
+
+def _connected_memo(state: State, graph: MapGraph, player: int, pk: tuple,
+                    vmap: Optional[dict[int, int]] = None) -> frozenset:
+    key = ("conn", pk)
     got = _MEMO.get(key)
     if got is None:
         got = frozenset(_connected(state, graph, player, village_of_node(state, graph) if vmap is None else vmap))
         bounded_put(_MEMO, key, got, MEMO_SIZE)
-    return set(got)
+    return got
 
 
 def _connected(state: State, graph: MapGraph, player: int, vmap: dict[int, int]) -> set[int]:
@@ -163,9 +168,10 @@ def route_ships(state: State, graph: MapGraph, player: int, connected: Optional[
     trade route with (each village hex one anchor); a ship is closed when it lies on a simple path of the
     player's ships between two distinct anchors that passes no opponent's building (R-013)."""
     vmap = village_of_node(state, graph) if vmap is None else vmap
+    pk = _position_key(state, graph, player)
     if connected is None:
-        connected = connected_villages(state, graph, player, vmap)
-    key = ("closed", frozenset(connected)) + _position_key(state, graph, player)
+        connected = _connected_memo(state, graph, player, pk, vmap)
+    key = ("closed", frozenset(connected), pk)
     got = _MEMO.get(key)
     if got is None:
         got = _route_ships(state, graph, player, connected, vmap)
