@@ -110,12 +110,27 @@ __all__ = ["ACTIONS", "ActionSchemas", "action_schema", "field_of", "all_action_
 
 def union_specs() -> dict[str, dict[str, T.F]]:
     """Per action type, every field some scenario's modules declare for it (the published contract lists
-    them all, each field saying where it has a meaning)."""
-    out: dict[str, dict[str, T.F]] = {}
+    them all, each field saying where it has a meaning). A field most scenarios share is the one they
+    inherit; where a module declares it otherwise (GOLD's coins in a trade, a knight without a move), that
+    declaration is the one published, whatever order the scenarios were registered in."""
+    seen: dict[str, dict[str, list[T.F]]] = {}
     for s in SCENARIOS.values():
         for t, spec in s.composition.actions.items():
-            out.setdefault(t, {}).update(spec.fields)
-    return {t: out[t] for t in sorted(out)}
+            per = seen.setdefault(t, {})
+            for k, f in spec.fields.items():
+                per.setdefault(k, []).append(f)
+    out: dict[str, dict[str, T.F]] = {}
+    for t in sorted(seen):
+        fs: dict[str, T.F] = {}
+        for k, found in seen[t].items():
+            counts: dict[int, int] = {}
+            for f in found:
+                counts[id(f)] = counts.get(id(f), 0) + 1
+            inherited = max(counts, key=counts.__getitem__)
+            own = [f for f in found if id(f) != inherited]
+            fs[k] = own[-1] if own else found[0]
+        out[t] = fs
+    return out
 
 
 def union_action_fields() -> dict[str, dict[str, fields.Field]]:

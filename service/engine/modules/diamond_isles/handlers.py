@@ -238,7 +238,7 @@ def _free_piece(sub: Ctx, i: int, kind: str, edge, path: str) -> list[Violation]
 
 @own_handler("play_road_building", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase,
              changes_routes=True)
-class PlayRoadBuilding_:
+class RoadBuilding:
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
         v = may_play(ctx, "road_building")

@@ -51,7 +51,7 @@ _STEAL = F(Str(("card", "diamond")), default="card",
 DIAM_ACTIONS = (
     ActionSpec("build_ship", handler=H.BuildShip.HANDLER),
     ActionSpec("move_ship", handler=H.MoveShip.HANDLER),
-    ActionSpec("play_road_building", handler=H.PlayRoadBuilding_.HANDLER, candidates=H.road_building_candidates),
+    ActionSpec("play_road_building", handler=H.RoadBuilding.HANDLER, candidates=H.road_building_candidates),
     ActionSpec("move_robber", handler=H.MoveRobber.HANDLER),
     ActionSpec("move_pirate", {"steal": _STEAL}, handler=H.MovePirate.HANDLER, candidates=H.pirate_candidates),
     ActionSpec("play_knight", {"hex": F(HEX, nullable=True,
