@@ -120,18 +120,18 @@ def union_specs() -> dict[str, dict[str, T.F]]:
             per = seen.setdefault(t, {})
             for k, f in spec.fields.items():
                 per.setdefault(k, []).append(f)
-    out: dict[str, dict[str, T.F]] = {}
-    for t in sorted(seen):
-        fs: dict[str, T.F] = {}
-        for k, found in seen[t].items():
-            counts: dict[int, int] = {}
-            for f in found:
-                counts[id(f)] = counts.get(id(f), 0) + 1
-            inherited = max(counts, key=counts.__getitem__)
-            own = [f for f in found if id(f) != inherited]
-            fs[k] = own[-1] if own else found[0]
-        out[t] = fs
-    return out
+    return {t: {k: published_field(found) for k, found in seen[t].items()} for t in sorted(seen)}
+
+
+def published_field(found: list[T.F]) -> T.F:
+    """Of the declarations several scenarios give one field, the one to publish: the one most of them share
+    is inherited, so a module's own (the last, if several) wins; whatever order they come in."""
+    counts: dict[int, int] = {}
+    for f in found:
+        counts[id(f)] = counts.get(id(f), 0) + 1
+    inherited = max(counts, key=counts.__getitem__)
+    own = [f for f in found if id(f) != inherited]
+    return own[-1] if own else found[0]
 
 
 def union_action_fields() -> dict[str, dict[str, fields.Field]]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..engine import spec as T
 from ..engine.scenarios import SCENARIOS
+from .compose import published_field
 
 HERE = Path(__file__).resolve().parent
 TEMPLATE = HERE / "openapi.template.yaml"
@@ -60,8 +61,12 @@ def _actions(schemas: dict[str, Any]) -> None:
             users.setdefault(t, []).append(sid)
             docs.setdefault(t, spec.doc)
             for k, f in spec.fields.items():
-                e = fields.setdefault(t, {}).setdefault(k, {"field": f, "ids": []})
+                e = fields.setdefault(t, {}).setdefault(k, {"found": [], "ids": []})
+                e["found"].append(f)
                 e["ids"].append(sid)
+    for per in fields.values():
+        for e in per.values():
+            e["field"] = published_field(e.pop("found"))
     types = sorted(users)
     for t in types:
         props: dict[str, Any] = {"type": {"type": "string", "enum": [t]},
