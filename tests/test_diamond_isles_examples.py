@@ -1,4 +1,4 @@
-"""The Diamond Isles example positions (``tests/fixtures/examples/diam-*.json``, the shared example
+"""The Diamond Isles example positions (``tests/fixtures/examples/cases/diam-*.json``, the shared example
 format) through POST /v1/adjudicate: the shared cache (DIAM-008), the pirate's preconditions and theft
 (DIAM-015, DIAM-016), the robber's (DIAM-014), closed routes (DIAM-011), the end by exhausted villages and
 its tie-break (DIAM-021, DIAM-022)."""
@@ -12,7 +12,7 @@ import pytest
 from .examples_adapter import compare, derived_values, to_action, to_state
 
 CASES = [json.loads(p.read_text(encoding="utf-8"))
-         for p in sorted((Path(__file__).parent / "fixtures" / "examples").glob("diam-*.json"))]
+         for p in sorted((Path(__file__).parent / "fixtures" / "examples" / "cases").glob("diam-*.json"))]
 
 
 def test_there_are_diamond_isles_examples():
