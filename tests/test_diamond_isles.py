@@ -589,3 +589,17 @@ def test_random_games_end_by_a_diamond_isles_end_with_diamonds_conserved(players
     final = g.final
     vp = {p: SCEN.vp_extra(final, p) for p in range(players)}
     assert villages_with_diamonds(final) <= 3 or final.winner == final.current_player, vp
+
+
+def test_every_id_the_module_names_resolves_in_the_catalogue(client):
+    """Every rule and ruling ID the Diamond Isles module cites (DIAM-001..022, R-045..R-053 and the ones it
+    builds on) is in the rules catalogue a referee reads (GET /v1/rules/{id})."""
+    import re
+    from pathlib import Path
+    pkg = Path(__file__).resolve().parents[1] / "service" / "engine" / "modules" / "diamond_isles"
+    ids = set()
+    for p in pkg.glob("*.py"):
+        ids |= set(re.findall(r"\b(?:DIAM-\d{3}|R-\d{3}|SEA-\d{3}|BASE-[A-Z]+-\d+)\b", p.read_text(encoding="utf-8")))
+    assert {f"DIAM-{i:03d}" for i in range(1, 23)} <= ids
+    for rid in sorted(ids):
+        assert client.get(f"/v1/rules/{rid}").status_code == 200, rid

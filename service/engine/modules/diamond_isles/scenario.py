@@ -117,7 +117,7 @@ def _false_only(value: Any, players: int) -> bool:
 class DiamondIsles(MappedScenario, Seafarers):
     id = "DIAM"
     name = "Diamond Isles (fan scenario)"
-    source = "seeds/001 (Diamond Isles)"
+    source = "Diamond Isles fan scenario, after 999 Games' De Diamanten (its rules: GET /v1/rules?prefix=DIAM)"
     players = (3, 4)                                # DIAM-001, R-053
     vp_target = 14                                  # DIAM-020
     map_specs = {3: MAP, 4: MAP}
