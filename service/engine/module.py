@@ -105,6 +105,10 @@ class Hooks(Protocol):
     def derived_extra(self, state: "State", graph: "MapGraph") -> dict[str, Any]:
         """The module's derived values (declared in ``DERIVED``)."""
 
+    def discard_limit(self, state: "State", player: int) -> int:
+        """On a 7, ``player`` discards half their hand only when holding more cards than this (7 by the
+        base rules, BASE-ROBBER-2)."""
+
     def gold_entitlement(self, terrain: str, kind: str) -> int:
         """How many free-choice picks a building of ``kind`` on a producing ``terrain`` hex gets."""
 

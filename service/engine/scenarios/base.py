@@ -228,6 +228,10 @@ class Scenario:
         """Scenario-specific derived values (largest fleet, MNR, route tokens...)."""
         return {}
 
+    def discard_limit(self, state: State, player: int) -> int:
+        """BASE-ROBBER-2: on a 7 a player holding more than 7 cards discards half of them."""
+        return 7
+
     def gold_entitlement(self, terrain: str, kind: str) -> int:
         """How many free-choice picks a building on a producing hex of ``terrain`` gets (SEA-024)."""
         return 0
