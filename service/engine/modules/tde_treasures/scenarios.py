@@ -381,7 +381,7 @@ class DepartureIntoTheUnknown(TreasureRules):
         v = super().check(ctx)
         if v:
             return v
-        if (a.type not in ("attach_special_port", "discard", "domestic_trade") and s.phase in ("roll", "main")
+        if (a.type not in ("attach_special_port", "claim_reward", "discard", "domestic_trade") and s.phase in ("roll", "main")
                 and a.player == s.current_player and port_owed(s, a.player) and port_sites(s, ctx.graph, a.player)):
             # the port is chosen when the second token is kept (or at the first coastal building)
             return [Violation("TDE2-018", f"player {a.player} keeps 2 treasure tokens and attaches a special port "
