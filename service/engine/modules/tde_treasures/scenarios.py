@@ -327,7 +327,9 @@ class DepartureIntoTheUnknown(TreasureRules):
     module_name = "TDE2"
     players = (3, 4)                                   # TDE2-002
     vp_target = 12                                     # TDE2-021
-    setup_rounds = 3                                   # TDE2-008 / R-061: a third settlement
+    setup_rounds = 3                                   # TDE2-008 / R-061: a third settlement;
+    # TDE2-009: the base set-up pays starting resources for the last round's settlement only, so
+    # the third settlement pays and the second does not
     pirate = False                                     # TDE2-010: the robber only
     component_rule = "TDE2-005"
     component_tables = {n: {"hexes": {"sea": 31, "desert": 3, "gold": 2, **TDE2_HOME},
