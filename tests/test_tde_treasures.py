@@ -389,6 +389,14 @@ def test_free_roads_or_ships_are_placed_at_once_and_resolve_recursively(client):
     assert order == ["treasure_found", "discovered"]             # TDE2-013: treasure first, then discovery
     assert w["state"]["scenario_state"]["pending"][0]["kind"] == "resources"
     assert w["state"]["players"][0]["supply"]["ships"] == 15 - 5
+    seen = adjudicate(client, *claim(v, pieces=[{"kind": "ship", "edge": list(TO_40S)},
+                                                {"kind": "ship", "edge": [3, 0, "E"]}],
+                                     discoveries=[{"terrain": "sea", "number": None}]))
+    assert seen["legal"] and events(seen, "discovered")[0]["terrain"] == "sea"
+    wrong = adjudicate(client, *claim(v, pieces=[{"kind": "ship", "edge": list(TO_40S)},
+                                                 {"kind": "ship", "edge": [3, 0, "E"]}],
+                                      discoveries=[{"terrain": "gold", "number": 4}]))
+    assert not wrong["legal"] and rules(wrong) == ["TDE1-008"]
     placed = [s["edge"] for s in w["state"]["pieces"]["ships"]]
     assert list(TO_40S) in placed and [3, 0, "E"] in placed
 
@@ -597,13 +605,23 @@ def test_listed_new_actions_are_judged_legal(client):
             assert set(acts) == {"claim_reward"}
 
 
-def test_replay_of_a_treasure_game():
-    """Replay: a seeded random TDE2 game's log replays to the same final position (claims and ports
-    included)."""
-    g = play_game("TDE2", 3, seed=4, max_actions=400)
+def test_replay_of_a_treasure_game(client):
+    """POST /v1/replay: a seeded random TDE2 game's log (claims included) replays legal, from a new game,
+    to the same final position; a claim by the wrong player is named as the first illegal action."""
+    from service.api.codec import dump_state
+    g = play_game("TDE2", 3, seed=4, max_actions=400, dump=lambda s: json.dumps(dump_state(s), sort_keys=True))
     assert g.failures == []
-    types = {a.type for a in g.log}
-    assert "claim_reward" in types
+    log = [action_json(a) for a in g.log]
+    assert any(a["type"] == "claim_reward" for a in log)
+    r = client.post("/v1/replay", json={"new_game": {"scenario": "TDE2", "players": 3, "seed": 4}, "actions": log})
+    assert r.status_code == 200, r.get_json()
+    out = r.get_json()
+    assert out["all_legal"] and out["final"]["state"] == dump_state(g.final)
+    i = next(k for k, a in enumerate(log) if a["type"] == "claim_reward")
+    bad = log[:i] + [{**log[i], "player": (log[i]["player"] + 1) % 3}] + log[i + 1:]
+    out = client.post("/v1/replay", json={"new_game": {"scenario": "TDE2", "players": 3, "seed": 4},
+                                          "actions": bad}).get_json()
+    assert out["first_illegal"]["index"] == i and out["first_illegal"]["rules"] == ["TDE2-015"]
 
 
 @pytest.mark.parametrize("sid,n,seed", [("TDE1", 3, 1), ("TDE2", 4, 2)])

@@ -192,6 +192,12 @@ class TreasureRules(MappedScenario, Seafarers):
             head = queue[0]
             return [Violation(self.rules["use"], f"player {head['player']} must first claim the reward just won "
                               f"({head['kind']}, {head['rule']}): a treasure's benefit is taken at once")]
+        if a.type == "claim_reward":           # the free pieces' reveals, as observed (R-006)
+            if not a.get("discoveries"):
+                return []
+            ctx = Ctx(s, Action("play_road_building", a.player, {"pieces": a.get("pieces") or [],
+                                                                  "discoveries": a.get("discoveries")}),
+                      ctx.graph, ctx.scenario)
         return discovery_violations(ctx, self.hidden_table(s.num_players), self.rules["reveal"])
 
     # -- reactions -----------------------------------------------------------------------------------
@@ -426,6 +432,19 @@ class DepartureIntoTheUnknown(TreasureRules):
         out = super().validate_state(state)
         if state.pirate is not None:
             out.append(("/state/pirate", "TDE2-010: this scenario has no pirate"))
+        ss = state.scenario_state
+        ports = ss.get("special_ports") or {}
+        pile = list(ss.get("harbor_pile") or [])
+        used = [p["resource"] for p in ports.values()]
+        if "harbor_pile" in ss and sorted(pile + used) != sorted(SPECIAL_PORTS):
+            out.append(("/state/scenario_state/harbor_pile", "TDE2-007 (R-060): the stock and the attached special "
+                        "ports are the 5 special ports, one per resource"))
+        for p, port in sorted(ports.items()):
+            where = f"/state/scenario_state/special_ports/{p}"
+            if int(p) >= state.num_players or kept(state, int(p)) < 2:
+                out.append((where, "TDE2-018: a special port belongs to a player keeping 2 treasure tokens"))
+            elif state.harbors.get(tuple(port["edge"])) != port["resource"]:
+                out.append((where, "TDE2-018: the attached port must lie on the board's harbours at its edge"))
         return out
 
 
