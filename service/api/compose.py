@@ -112,9 +112,17 @@ def union_specs() -> dict[str, dict[str, T.F]]:
     """Per action type, every field some scenario's modules declare for it (the published contract lists
     them all, each field saying where it has a meaning)."""
     out: dict[str, dict[str, T.F]] = {}
+    plain = SCENARIOS["base"].composition.actions if "base" in SCENARIOS else {}
     for s in SCENARIOS.values():
         for t, spec in s.composition.actions.items():
-            out.setdefault(t, {}).update(spec.fields)
+            cur = out.setdefault(t, {})
+            base = plain[t].fields if t in plain else {}
+            for k, f in spec.fields.items():
+                # a module restating a field (GOLD's coins in a trade) keeps it against the plain declaration
+                # that a module registered later merely inherits
+                if k in cur and f is base.get(k) and cur[k] is not f:
+                    continue
+                cur[k] = f
     return {t: out[t] for t in sorted(out)}
 
 
