@@ -624,6 +624,19 @@ def test_replay_of_a_treasure_game(client):
     assert out["first_illegal"]["index"] == i and out["first_illegal"]["rules"] == ["TDE2-015"]
 
 
+def test_render_draws_treasures_face_down_hexes_and_the_attached_port(client):
+    """TDE1-005 / TDE2-018 on the board picture: treasure tokens (chest side up), face-down spaces ("?") and
+    an attached special port (a 2:1 harbour)."""
+    st = post("TDE2", ss={"treasures": [treasure((3, 1, "N"), "resources")], "kept": {"0": 2, "1": 0, "2": 0}})
+    v = adjudicate(client, st, {"type": "attach_special_port", "player": 0, "node": list(SETTLEMENT),
+                                "resource": "ore"})
+    r = client.post("/v1/render", json={"state": v["state"]})
+    assert r.status_code == 200
+    svg = r.get_data(as_text=True)
+    assert svg.count('class="token"') == 1 and ">?<" in svg and "2:1 O" in svg
+    assert "resources" not in svg                                   # what the token gives stays hidden
+
+
 @pytest.mark.parametrize("sid,n,seed", [("TDE1", 3, 1), ("TDE2", 4, 2)])
 def test_random_games_reach_a_winner(sid, n, seed):
     """TDE1-014 / TDE1-015 / TDE2-021: seeded random games keep every invariant and end with a winner."""

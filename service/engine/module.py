@@ -136,6 +136,9 @@ class Hooks(Protocol):
     def maps(self) -> dict[int, Any]:
         """The map data per player count, for the scenario page."""
 
+    def board_tokens(self, state: "State") -> dict[Any, str]:
+        """Tokens the module keeps on intersections, for the board picture: ``{node: label}``."""
+
 
 #: The published hook list, in the order of :class:`Hooks`.
 HOOKS: tuple[str, ...] = tuple(n for n in Hooks.__dict__ if not n.startswith("_") and callable(Hooks.__dict__[n]))

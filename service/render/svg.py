@@ -46,13 +46,15 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
           ships: Optional[Mapping[Edge, int]] = None, robber: Optional[Hex] = None, pirate: Optional[Hex] = None,
           size: float = 30, title: Optional[str] = None, show_frame: bool = True, show_coords: bool = False,
           colours: tuple[str, ...] = PLAYER_COLOURS, svp: Optional[Mapping[Node, int]] = None,
-          route: Optional[list[Edge]] = None, marks: Optional[Mapping[str, list]] = None) -> str:
+          route: Optional[list[Edge]] = None, marks: Optional[Mapping[str, list]] = None,
+          tokens: Optional[Mapping[Node, str]] = None) -> str:
     """The SVG text of a board: hexes by terrain (unexplored ones shown hidden, "?"), number tokens,
     harbours, roads, ships, settlements and cities in player colours, robber (R) and pirate (P).
 
     Options: ``svp`` (node -> special victory point tokens under the building there, drawn as a star with
     the count), ``route`` (a witness path of edges, drawn as a bright band under the pieces) and ``marks``
-    (``{"hexes": [...], "nodes": [...], "edges": [...]}``, e.g. where a violation lies, circled in magenta)."""
+    (``{"hexes": [...], "nodes": [...], "edges": [...]}``, e.g. where a violation lies, circled in magenta),
+    ``tokens`` (node -> a short label: tokens a scenario keeps on intersections, e.g. treasure chests)."""
     shown = {h: t for h, t in hexes.items() if show_frame or t.terrain != "frame"}
     centres = {h: hex_center(h, size) for h in shown}
     xs = [c[0] for c in centres.values()] or [0]
@@ -110,6 +112,11 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
         out.append(f'<g class="svp"><circle cx="{x + size * 0.3:.1f}" cy="{y - size * 0.3:.1f}" r="{size * 0.17:.1f}" '
                    f'fill="#fff59d" stroke="#6d4c00"/><text x="{x + size * 0.3:.1f}" y="{y - size * 0.24:.1f}" '
                    f'text-anchor="middle" font-size="{size * 0.2:.1f}">{count}</text></g>')
+    for n, label in sorted((tokens or {}).items()):
+        x, y = node_point(tuple(n), size)
+        out.append(f'<g class="token"><circle cx="{x:.1f}" cy="{y:.1f}" r="{size * 0.2:.1f}" fill="#8d6e63" '
+                   f'stroke="#3e2723"/><text x="{x:.1f}" y="{y + size * 0.07:.1f}" text-anchor="middle" fill="#fff" '
+                   f'font-size="{size * 0.2:.1f}">{escape(label)}</text></g>')
     for hx, label in ((robber, "R"), (pirate, "P")):
         if hx is not None:
             cx, cy = hex_center(hx, size)

@@ -191,6 +191,10 @@ class Scenario:
         """The map data per player count (``mapdata.MapSpec.layout()``), for the full definition."""
         return {}
 
+    def board_tokens(self, state: State) -> dict[Node, str]:
+        """Tokens the module keeps on intersections, drawn on the board picture: ``{node: label}``."""
+        return {}
+
     def definition(self) -> dict[str, Any]:
         """The full definition (``GET /v1/scenarios/{id}``): the summary plus map data, component tables
         and the hooks this scenario overrides."""

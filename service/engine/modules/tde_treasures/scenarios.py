@@ -238,6 +238,10 @@ class TreasureRules(MappedScenario, Seafarers):
     def kept_benefits(self, state: State, graph: MapGraph, p: int) -> dict[str, Any]:
         return {}
 
+    def board_tokens(self, state: State) -> dict:
+        """The treasure tokens on the board, drawn chest side up ("T": what they give stays hidden)."""
+        return {tuple(t["node"]): "T" for t in state.scenario_state.get("treasures") or []}
+
 
 # -- TDE1 ------------------------------------------------------------------------------------------------
 
