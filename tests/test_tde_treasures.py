@@ -154,6 +154,12 @@ def test_both_scenarios_are_for_three_or_four_players(client):
         r = client.post("/v1/adjudicate", json={"state": st, "action": {"type": "end_turn", "player": 0}})
         assert r.status_code == 422 and "/state/players" in json.dumps(r.get_json())
     assert get_scenario("TDE1").vp_target == 15 and get_scenario("TDE2").vp_target == 12   # TDE1-014, TDE2-021
+    for sid, n in (("TDE1", 3), ("TDE2", 4)):
+        d = client.get(f"/v1/scenarios/{sid}").get_json()
+        assert d["players"] == [3, 4] and "claim_reward" in d["actions"] and str(n) in d["maps"]
+        g = client.post("/v1/games", json={"scenario": sid, "players": n, "seed": 7})
+        assert g.status_code in (200, 201) and g.get_json()["state"]["phase"] == "setup"
+    assert "attach_special_port" in client.get("/v1/scenarios/TDE2").get_json()["actions"]
 
 
 def test_base_and_seafarers_rules_apply(client):
