@@ -2,14 +2,13 @@
 (TDE2). Maps on their default boards; single rules on a small board (R-001) through the API."""
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 
 import pytest
 
 from service.engine.core import Action
-from service.engine.geometry import canonical_edge, hex_corners, node_edges, node_hexes
+from service.engine.geometry import hex_corners, node_edges, node_hexes
 from service.engine.islands import islands_of_node
 from service.engine.legal import action_json, legal_actions
 from service.engine.mapgraph import MapGraph
@@ -17,7 +16,7 @@ from service.engine.referee import adjudicate as engine_adjudicate
 from service.engine.scenarios import get_scenario
 from service.engine.scenarios.components import check_components
 from service.engine.scenarios.hooks import mainland_of
-from service.engine.scenarios.mapdata import hex_at, parse_rows
+from service.engine.scenarios.mapdata import parse_rows
 from service.engine.selfplay import play_game
 
 from .examples_adapter import compare, derived_values, to_action, to_state

@@ -24,13 +24,12 @@ from typing import Any, Optional
 
 from ...core import Action, Ctx, Violation
 from ...geometry import canonical_node, node_edges, node_str
-from ...islands import island_map, islands_of_node
-from ...mapgraph import MapGraph
+from ...islands import island_map
+from ...mapgraph import RESOURCES, MapGraph
 from ...module import ActionSpec, EventSpec
 from ...rng import Rng
 from ...spec import EDGE, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Null, Obj, Str
 from ...state import DEV_CARDS, State
-from ...mapgraph import RESOURCES
 from ...scenarios._sc_common import player_count_problems
 from ...scenarios.components import harbor_row, hex_row, token_row
 from ...scenarios.hooks import (DISCOVERIES, EXPLORING_ACTIONS, award_first_on_island, discovery_violations,
@@ -393,7 +392,8 @@ class DepartureIntoTheUnknown(TreasureRules):
         v = super().check(ctx)
         if v:
             return v
-        if (a.type not in ("attach_special_port", "claim_reward", "discard", "domestic_trade") and s.phase in ("roll", "main")
+        free = ("attach_special_port", "claim_reward", "discard", "domestic_trade")
+        if (a.type not in free and s.phase in ("roll", "main")
                 and a.player == s.current_player and port_owed(s, a.player) and port_sites(s, ctx.graph, a.player)):
             # the port is chosen when the second token is kept (or at the first coastal building)
             return [Violation("TDE2-018", f"player {a.player} keeps 2 treasure tokens and attaches a special port "

@@ -29,12 +29,12 @@ from itertools import combinations_with_replacement
 from typing import Any, Iterable, Optional
 
 from ...actions import own_handler
-from ...core import Action, Ctx, Violation, fmt_cards
+from ...core import Action, Ctx, Violation
 from ...geometry import Edge, Node, edge_nodes, node_edges, node_str
-from ...mapgraph import LAND, RESOURCE_OF, RESOURCES
+from ...mapgraph import RESOURCE_OF, RESOURCES
 from ...rng import Rng
-from ...spec import EDGE, NODE, PLAYER, Bool, Cards, F, Int, List, Obj, Str, by_player
-from ...state import DEV_CARDS, State
+from ...spec import EDGE, NODE, PLAYER, F, Int, List, Obj, Str, by_player
+from ...state import State
 from ...scenarios.components import as_list
 from ...scenarios.hooks import hexes_to_reveal, lay_hex, placed_edges, remaining_pile, turn_over
 
@@ -442,4 +442,4 @@ def port_candidates(state: State, graph, scen, player: int) -> list[Action]:
 
 __all__ = ["KINDS", "DEFAULT_TREASURES", "TREASURE_STATE", "ClaimReward", "AttachSpecialPort", "resolve_placements",
            "claim_candidates", "port_candidates", "deal_treasures", "pending", "kept", "port_owed", "port_sites",
-           "treasure_at", "placed_edges", "LAND", "fmt_cards"]
+           "treasure_at", "placed_edges"]
