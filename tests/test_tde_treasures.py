@@ -58,7 +58,7 @@ def post(scenario="TDE1", *, ships=CHAIN, ss=None, players=3, hands=None, **kw) 
     kw.setdefault("settlements", [(0, SETTLEMENT)])
     return state(board(), scenario=scenario, players=players, ships=[(0, e) for e in ships],
                  hands=hands if hands is not None else {0: hand(lumber=3, wool=3, brick=2, grain=2, ore=2)},
-                 scenario_state=scen_state, turn=5, **kw)
+                 scenario_state=scen_state, **{"turn": 5, **kw})
 
 
 def treasure(node, kind) -> dict:
@@ -676,3 +676,22 @@ def test_example(client, example):
     for key, want in (expect.get("derived") or {}).items():
         value = got[key] if key in got else verdict["derived"][key]
         assert compare(key, want, value), (example["id"], key, want, value)
+
+
+def test_a_set_up_placement_keeps_the_turn_until_its_treasure_is_claimed(client):
+    """TDE2-008 / TDE2-015: a third-round ship reaching a treasure: the placer claims it (use or keep)
+    before the next player places; then set-up goes on in order (R-061)."""
+    st = post("TDE2", ships=[], phase="setup", hands={}, turn=0,
+              setup={"round": 3, "step": "road", "last_settlement": list(SETTLEMENT)},
+              ss={"treasures": [treasure((2, 1, "N"), "resources")]})
+    v = adjudicate(client, st, ship((2, 0, "SE")))
+    assert v["legal"], v["violations"]
+    after = v["state"]
+    assert after["phase"] == "setup" and after["current_player"] == 0
+    assert after["scenario_state"]["setup_hold"] is True
+    w = adjudicate(client, after, ship((1, 1, "E")))
+    assert not w["legal"] and rules(w) == ["TDE2-015"]
+    done = adjudicate(client, *claim(after, keep=True))
+    assert done["legal"], done["violations"]
+    assert done["state"]["current_player"] == 1 and "setup_hold" not in done["state"]["scenario_state"]
+    assert done["state"]["scenario_state"]["kept"]["0"] == 1
