@@ -32,8 +32,8 @@ from ...spec import EDGE, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Null, O
 from ...state import DEV_CARDS, State
 from ...scenarios._sc_common import player_count_problems
 from ...scenarios.components import harbor_row, hex_row, token_row
-from ...scenarios.hooks import (DISCOVERIES, EXPLORING_ACTIONS, award_first_on_island, discovery_violations,
-                                mainland_of, placed_edges, setup_area_violations)
+from ...scenarios.hooks import (DISCOVERED, DISCOVERIES, EXPLORING_ACTIONS, award_first_on_island,
+                                discovery_violations, mainland_of, placed_edges, setup_area_violations)
 from ...scenarios.mapdata import MappedScenario, MapSpec, drawn_slots, parse_rows
 from ...scenarios.seafarers import Seafarers
 from .treasures import (KINDS, MAX_KEPT, SPECIAL_PORTS, TREASURE_STATE, AttachSpecialPort, ClaimReward,
@@ -135,6 +135,7 @@ CLAIM_SPEC = ActionSpec("claim_reward", _CLAIM_FIELDS,
                         "(TDE2).", handler=ClaimReward.HANDLER, candidates=claim_candidates)
 
 _EVENTS = (
+    DISCOVERED,
     EventSpec("treasure_found", {"player": F(PLAYER), "node": F(Null(NODE)), "kind": F(Str(KINDS)),
                                  "rule": F(Str())}, "A treasure token taken from the board (node) or the stock."),
     EventSpec("reward_claimed", {"player": F(PLAYER), "kind": F(Str(KINDS)), "resources": F(Cards(RESOURCES)),
