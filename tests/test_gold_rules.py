@@ -286,6 +286,13 @@ def test_ships_are_single_pieces_not_lanes(client):
     assert rules(adjudicate(client, st, act("build_ship", edge=[0, 5, "E"]))) == ["GOLD-021"]
 
 
+def test_a_ship_sailed_out_of_turn_breaks_turn_order(client):
+    """BASE-TURN-6: only the active player sails; GOLD-024 (the allowance) is not what the move breaks."""
+    st = harbour_position(ships=[ship()])
+    v = adjudicate(client, st, {**act("sail_ship", ship=0, path=TO_GOLD[:1]), "player": 1})
+    assert rules(v) == ["BASE-TURN-6"] and v["violations"][0]["path"] == "/action/player"
+
+
 def test_ship_moves_two_spaces_and_names_the_first_illegal_step(client):
     """GOLD-024 / R-031: 2 spaces a turn along adjacent spaces; the verdict names the first bad step."""
     st = harbour_position(ships=[ship()])

@@ -150,6 +150,7 @@ def random_candidate(rnd: random.Random, state, graph, scen) -> Action | None:
         "play_road_building": lambda: {"pieces": [{"kind": rnd.choice(("road", "ship") if scen.ships else ("road",)),
                                                    "edge": edge()} for _ in range(rnd.choice((1, 2, 2)))]},
         "place_harbor": lambda: {"edge": edge()},
+        "place_pirate": lambda: {"hex": hx()},
         "sail_ship": sail,
         "load_gold": lambda: {"ship": ship_id(), "amount": rnd.choice((None, 0, 1, 2, 4, 5))},
         "unload_gold": lambda: {"ship": ship_id(), "amount": rnd.choice((None, 0, 1, 2, 4, 5))},

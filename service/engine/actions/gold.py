@@ -374,7 +374,7 @@ def own_ship(ctx: Ctx) -> tuple[Optional[dict], list[Violation]]:
     return sh, []
 
 
-@own_handler("sail_ship", {"main"}, not_your_turn="GOLD-024")
+@own_handler("sail_ship", {"main"})            # out of turn: BASE-TURN-6 (GOLD-024 is the allowance)
 class SailShip:
     """Move one ship along a path of spaces: 2 a turn (GOLD-024), +2 for 1 wool (GOLD-025) or 2 gold of its
     own cargo (GOLD-026), at most one extension per ship and turn (R-033); not the turn it was built

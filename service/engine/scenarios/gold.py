@@ -154,7 +154,7 @@ FRONT_COAST: dict[int, tuple[Node, ...]] = {
 class Gold(MappedScenario, Seafarers):
     id = "GOLD"
     name = "Gold / Front Coast (fan scenario, Minimum Number of Roads, Largest Fleet)"
-    source = "seeds/000 (GOLD)"
+    source = "Gold / Front Coast fan scenario (GET /v1/rules?prefix=GOLD)"
     players = (3, 4)                                        # GOLD-001
     vp_target = 12                                          # GOLD-002
     supply = {"settlements": 5, "cities": 4, "roads": 15, "ships": 15}   # 15 ships per player

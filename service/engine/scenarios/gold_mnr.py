@@ -29,7 +29,7 @@ from typing import Iterable, Optional
 from ..geometry import Edge, Node
 from ..islands import land_components
 from ..mapgraph import MapGraph
-from ..memo import bounded_put
+from ..memo import bounded_put, per_board
 from ..state import State
 
 INF = 1 << 30
@@ -58,19 +58,9 @@ class Net:
     gold_dist: tuple[int, ...]                           # space -> steps to the nearest gold dock (INF)
 
 
-_NETS: dict[int, tuple[MapGraph, Net]] = {}
-
-
 def net_of(g: MapGraph) -> Net:
-    """The :class:`Net` of a map graph (kept while the graph lives; graphs are cached by board)."""
-    hit = _NETS.get(id(g))
-    if hit is not None and hit[0] is g:
-        return hit[1]
-    net = _build_net(g)
-    if len(_NETS) >= 64:
-        _NETS.clear()
-    _NETS[id(g)] = (g, net)
-    return net
+    """The :class:`Net` of a map graph (kept on the graph: ``memo.per_board``)."""
+    return per_board(g, "GOLD.net", _build_net)
 
 
 def _build_net(g: MapGraph) -> Net:

@@ -66,7 +66,7 @@ class Oceans(MappedScenario, Seafarers):
     EVENTS = (DISCOVERED,)
     module_name = "Oceans"
     name = "Oceans (3 players)"
-    source = "seeds/002 Scenario 4"
+    source = "The Seafarers of Catan rulebook (1998), scenario 4 (its rules: GET /v1/rules?prefix=SC04)"
     players = (3,)                                          # SC04-001
     vp_target = 12                                          # SC04-009
     component_rule = "SC04-002"

@@ -35,7 +35,7 @@ MAP = oceans_map(ROWS, FACE_UP, FACE_UP_TOKENS, PILE, PILE_TOKENS, HARBORS, (
 class OceansIV(Oceans):
     id = "SC05"
     name = "Oceans (4 players)"
-    source = "seeds/002 Scenario 5"
+    source = "The Seafarers of Catan rulebook (1998), scenario 5 (its rules: GET /v1/rules?prefix=SC05)"
     players = (4,)                                          # SC05-001
     vp_target = 12                                          # SC05-009
     component_rule = "SC05-002"

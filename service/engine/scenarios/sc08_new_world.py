@@ -53,7 +53,7 @@ SC08_MAP = new_world_map(6, HEXES, TOKENS)
 class NewWorld3(MappedScenario, Seafarers):
     id = "SC08"
     name = "A New World (III)"
-    source = "seeds/002 Scenario 8"
+    source = "The Seafarers of Catan rulebook (1998), scenario 8 (its rules: GET /v1/rules?prefix=SC08)"
     players = (3,)                                   # SC08-001
     vp_target = 12                                   # SC08-008: 12 VP wins
     component_rule = "SC08-002"

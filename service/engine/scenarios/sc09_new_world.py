@@ -25,7 +25,7 @@ SC09_MAP = new_world_map(7, HEXES, TOKENS)
 class NewWorld4(NewWorld3):
     id = "SC09"
     name = "A New World (IV)"
-    source = "seeds/002 Scenario 9"
+    source = "The Seafarers of Catan rulebook (1998), scenario 9 (its rules: GET /v1/rules?prefix=SC09)"
     players = (4,)                                   # SC09-001
     vp_target = 12                                   # SC09-008: 12 VP wins
     component_rule = "SC09-002"

@@ -68,7 +68,7 @@ class GreatCrossing(MappedScenario, Seafarers):
     module_name = "SC10"
     id = "SC10"
     name = "The Great Crossing (IV)"
-    source = "seeds/002 Scenario 10"
+    source = "The Seafarers of Catan rulebook (1998), scenario 10 (its rules: GET /v1/rules?prefix=SC10)"
     players = (4,)                                   # SC10-001
     vp_target = 13                                   # SC10-014: 13 VP wins
     component_rule = "SC10-002"                      # SC10-002: two islands, Catan and Transcatania
