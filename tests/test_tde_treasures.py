@@ -638,7 +638,7 @@ def test_render_draws_treasures_face_down_hexes_and_the_attached_port(client):
     r = client.post("/v1/render", json={"state": v["state"]})
     assert r.status_code == 200
     svg = r.get_data(as_text=True)
-    assert svg.count('class="token"') == 1 and ">?<" in svg and "2:1 O" in svg
+    assert svg.count('class="token"') == 1 and ">?<" in svg and "2:1 ore" in svg
     assert "resources" not in svg                                   # what the token gives stays hidden
 
 
