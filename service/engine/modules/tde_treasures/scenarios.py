@@ -1,4 +1,4 @@
-"""Treasures, Dragons & Explorers scenarios 1 and 2 (seeds/003): "The Treasure Islands" (TDE1) and
+"""Treasures, Dragons & Explorers scenarios 1 and 2: "The Treasure Islands" (TDE1) and
 "Departure into the Unknown" (TDE2), 3 and 4 players, on the treasure machinery of :mod:`.treasures`.
 
 The maps (R-054: the pictures and tables are missing; each map holds every number the text states, the
@@ -253,7 +253,7 @@ class TreasureIslands(TreasureRules):
 
     id = "TDE1"
     name = "The Treasure Islands"
-    source = "seeds/003 Scenario 1"
+    source = "Treasures, Dragons & Explorers, scenario 1 (its rules: GET /v1/rules?prefix=TDE1)"
     module_name = "TDE1"
     players = (3, 4)                                   # TDE1-002
     vp_target = 15                                     # TDE1-014
@@ -333,7 +333,7 @@ class DepartureIntoTheUnknown(TreasureRules):
 
     id = "TDE2"
     name = "Departure into the Unknown"
-    source = "seeds/003 Scenario 2"
+    source = "Treasures, Dragons & Explorers, scenario 2 (its rules: GET /v1/rules?prefix=TDE2)"
     module_name = "TDE2"
     players = (3, 4)                                   # TDE2-002
     vp_target = 12                                     # TDE2-021
