@@ -13,8 +13,8 @@ import pytest
 from service.api.codec import dump_state
 from service.engine.mapgraph import MapGraph
 from service.engine.scenarios import get_scenario
-from service.engine.scenarios.gold import FRONT_COAST, front_coast_distances, largest_fleet
-from service.engine.scenarios.gold_mnr import derived_front_coast, home_dock_spaces, space_path
+from service.engine.modules.gold.scenario import FRONT_COAST, front_coast_distances, largest_fleet
+from service.engine.modules.gold.mnr import derived_front_coast, home_dock_spaces, space_path
 
 from .helpers import adjudicate, rules
 
@@ -489,7 +489,7 @@ def test_a_road_may_not_cut_a_player_off(client):
 
 def test_mnr_unreachable_is_null_and_statements_on_full_map_are_fast():
     """R-036 on the 4-player map: every pending player has a finite MNR at the start of play."""
-    from service.engine.scenarios.gold_mnr import Board
+    from service.engine.modules.gold.mnr import Board
     s = GOLD.new_game(4, 1)
     g = MapGraph.build(s.terrain_map())
     s.buildings[(2, 2, "N")] = (0, "settlement")

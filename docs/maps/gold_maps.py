@@ -13,8 +13,8 @@ sys.path.insert(0, str(ROOT))
 
 from service.engine.mapgraph import MapGraph  # noqa: E402
 from service.engine.scenarios import get_scenario  # noqa: E402
-from service.engine.scenarios.gold import front_coast_distances  # noqa: E402
-from service.engine.scenarios.gold_mnr import net_of  # noqa: E402
+from service.engine.modules.gold.scenario import front_coast_distances  # noqa: E402
+from service.engine.modules.gold.mnr import net_of  # noqa: E402
 from service.render.svg import board  # noqa: E402
 
 

@@ -31,41 +31,41 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from ..geometry import Node, node_str
-from ..mapgraph import RESOURCES, MapGraph
-from ..module import ActionSpec, EventSpec, OptionSpec, RangeKind
-from ..spec import EDGE, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Map, Null, Obj, Str, by_player
-from ..state import State
-from .base import BASE_ACTIONS, flag_option
-from .components import harbor_row, hex_row, token_row
-from .gold_mnr import Board, front_coast, increase_cuts, road_mnr, site_gold_distance, statements
-from .mapdata import MappedScenario, MapSpec
-from .seafarers import Seafarers
+from ...geometry import Node, node_str
+from ...mapgraph import RESOURCES, MapGraph
+from ...module import ActionSpec, EventSpec, OptionSpec, RangeKind
+from ...spec import EDGE, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Map, Null, Obj, Str, by_player
+from ...state import State
+from ...scenarios.base import BASE_ACTIONS, flag_option
+from ...scenarios.components import harbor_row, hex_row, token_row
+from .mnr import Board, front_coast, increase_cuts, road_mnr, site_gold_distance, statements
+from ...scenarios.mapdata import MappedScenario, MapSpec
+from ...scenarios.seafarers import Seafarers
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..core import Ctx, Violation
+    from ...core import Ctx, Violation
 
 GOLD_ACTIONS = BASE_ACTIONS + ("build_ship", "sail_ship", "load_gold", "unload_gold", "gold_trade")
 
 
 def _gold(name: str):
     def get():
-        from ..actions import gold
+        from . import actions as gold
         return gold.replacement(name) or getattr(gold, name).HANDLER
     return get
 
 
 def _gold_ranges() -> RangeKind:
     def specs(*args):
-        from ..actions.gold import gold_trade_ranges
+        from .actions import gold_trade_ranges
         return gold_trade_ranges(*args)
 
     def admits(spec, action):
-        from ..actions.gold import gold_trade_admits
+        from .actions import gold_trade_admits
         return gold_trade_admits(spec, action)
 
     def sample(spec, rng):
-        from ..actions.gold import gold_trade_sample
+        from .actions import gold_trade_sample
         return gold_trade_sample(spec, rng)
     return RangeKind(specs, admits, sample)
 
@@ -250,7 +250,7 @@ class Gold(MappedScenario, Seafarers):
     def legal_candidates(self, state: State, graph, player: int) -> list:
         """Ships sailing (each reachable space with one shortest path, per extension choice), loading and
         unloading (each amount), ship sites, the two development-card prices, Road Building with ships."""
-        from ..actions.gold import gold_candidates
+        from .actions import gold_candidates
         return gold_candidates(state, graph, player)
 
     def route_pieces(self, state: State, player: int):
@@ -269,7 +269,7 @@ class Gold(MappedScenario, Seafarers):
         return []
 
     def _settlement_check(self, ctx: "Ctx") -> list["Violation"]:
-        from ..core import Violation
+        from ...core import Violation
         s, a, g = ctx.state, ctx.action, ctx.graph
         node = a.get("node")
         board = Board(s, g)
@@ -302,8 +302,8 @@ class Gold(MappedScenario, Seafarers):
                           f"{' and '.join(why)}; A and (B or C) make it illegal (R-037..R-040)", "/action/node")]
 
     def _road_check(self, ctx: "Ctx") -> list["Violation"]:
-        from ..actions.gold import cut_off_violation
-        from .gold_mnr import road_cuts_off
+        from .actions import cut_off_violation
+        from .mnr import road_cuts_off
         s, a = ctx.state, ctx.action
         board = Board(s, ctx.graph)
         before, after = road_mnr(board, a.player, a.get("edge"))
@@ -315,7 +315,7 @@ class Gold(MappedScenario, Seafarers):
 
     def after_action(self, ctx: "Ctx", s: State) -> None:
         """GOLD-037, R-041: Largest Fleet moves like Longest Road (at least 2, strictly the most)."""
-        from ..actions.gold import fleet_sizes
+        from .actions import fleet_sizes
         counts = fleet_sizes(s)
         holder = s.scenario_state.get("largest_fleet")
         new = largest_fleet(counts, holder)
@@ -327,7 +327,7 @@ class Gold(MappedScenario, Seafarers):
         """GOLD-033, R-034: on a 2 or 12 every ship in open water loses 2 gold of cargo (less if it has less)."""
         if total not in (2, 12):
             return
-        from ..actions.gold import dock_of, ships_of
+        from .actions import dock_of, ships_of
         for sh in ships_of(s):
             if sh.get("cargo", 0) and dock_of(ctx.graph, sh) is None:
                 lost = min(2, sh["cargo"])
@@ -344,7 +344,7 @@ class Gold(MappedScenario, Seafarers):
         return {"largest_fleet": LARGEST_FLEET_VP if state.scenario_state.get("largest_fleet") == player else 0}
 
     def derived_extra(self, state: State, graph: MapGraph) -> dict[str, Any]:
-        from ..actions.gold import dock_of, fleet_sizes, ships_of
+        from .actions import dock_of, fleet_sizes, ships_of
         board = Board(state, graph)
         n = state.num_players
         cargo = [0] * n
@@ -404,7 +404,7 @@ SHIP_KEYS = {"id", "player", "home", "edge", "cargo", "built", "moved", "extende
 
 
 def _validate_ships(state: State, ships: list) -> list[tuple[str, str]]:
-    from ..actions.gold import CARGO_MAX, SHIP_CAPACITY
+    from .actions import CARGO_MAX, SHIP_CAPACITY
     out = []
     seen: set = set()
     homed: dict[tuple, int] = {}

@@ -8,8 +8,8 @@ tokens go onto fixed slots around the large island (SEA-003).
 """
 from __future__ import annotations
 
-from .components import harbor_row, hex_row, token_row
-from .sc04_oceans import Oceans, oceans_map
+from ...scenarios.components import harbor_row, hex_row, token_row
+from .sc04 import Oceans, oceans_map
 
 FACE_UP = hex_row(7, 0, 2, 3, 3, 3, 3, 3)                   # SC05-002, table A row 1
 FACE_UP_TOKENS = token_row(1, 2, 2, 1, 2, 2, 2, 2, 2, 1)    # table B row 1

@@ -17,16 +17,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import Ctx
-from ..geometry import node_str
-from ..module import EventSpec
-from ..spec import EDGE, NODE, PLAYER, F, Int, List, Obj, Str, by_player
-from ..state import State
-from ._sc_common import node_regions, player_count_problems, regions, spec_regions, violation
-from ._sc_routes import describe_routes, node_island, update_routes
-from .components import harbor_row, hex_row, token_row
-from .mapdata import MappedScenario, MapSpec
-from .seafarers import Seafarers
+from ...core import Ctx
+from ...geometry import node_str
+from ...module import EventSpec
+from ...spec import EDGE, NODE, PLAYER, F, Int, List, Obj, Str, by_player
+from ...state import State
+from ...scenarios._sc_common import node_regions, player_count_problems, regions, spec_regions, violation
+from .routes import describe_routes, node_island, update_routes
+from ...scenarios.components import harbor_row, hex_row, token_row
+from ...scenarios.mapdata import MappedScenario, MapSpec
+from ...scenarios.seafarers import Seafarers
 
 SC10_MAP = MapSpec(
     rows=(

@@ -26,11 +26,11 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from ..geometry import Edge, Node
-from ..islands import land_components
-from ..mapgraph import MapGraph
-from ..memo import bounded_put, per_board
-from ..state import State
+from ...geometry import Edge, Node
+from ...islands import land_components
+from ...mapgraph import MapGraph
+from ...memo import bounded_put, per_board
+from ...state import State
 
 INF = 1 << 30
 #: Memoised MNR witnesses (``Board._witness``), oldest out first.
@@ -64,7 +64,7 @@ def net_of(g: MapGraph) -> Net:
 
 
 def _build_net(g: MapGraph) -> Net:
-    from ..geometry import edge_hexes
+    from ...geometry import edge_hexes
     n_nodes, n_edges = len(g.nodes), len(g.edges)
     road_adj: list[list[tuple[int, int]]] = [[] for _ in range(n_nodes)]
     space = [False] * n_edges

@@ -16,19 +16,19 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..core import Ctx
-from ..islands import island_map
-from ..rng import Rng
-from ..state import State, Tile
-from ._sc_common import (award_first_settlement, home_regions, main_phase_settlement, node_regions,
+from ...core import Ctx
+from ...islands import island_map
+from ...rng import Rng
+from ...state import State, Tile
+from ...scenarios._sc_common import (award_first_settlement, home_regions, main_phase_settlement, node_regions,
                          player_count_problems, record_start_node, validate_common)
-from ._sc_harbors import harbor_phase_violation, make_handler, placer, validate_harbor_state
-from ..module import ActionSpec, EventSpec, OptionSpec
-from ..spec import EDGE, PLAYER, Bool, F, List, Obj, Str
-from .base import player_option
-from .components import as_list, harbor_row, hex_row, token_row
-from .mapdata import MappedScenario, MapSpec, build_board, repair_reds
-from .seafarers import Seafarers
+from .harbors import harbor_phase_violation, make_handler, placer, validate_harbor_state
+from ...module import ActionSpec, EventSpec, OptionSpec
+from ...spec import EDGE, PLAYER, Bool, F, List, Obj, Str
+from ...scenarios.base import player_option
+from ...scenarios.components import as_list, harbor_row, hex_row, token_row
+from ...scenarios.mapdata import MappedScenario, MapSpec, build_board, repair_reds
+from ...scenarios.seafarers import Seafarers
 
 
 def new_world_map(num_rows: int, hexes: dict[str, int], tokens: dict[int, int]) -> MapSpec:
@@ -109,7 +109,7 @@ class NewWorld3(MappedScenario, Seafarers):
         """``place_harbor`` on every coast side (the legal-action list keeps those its check allows)."""
         if state.phase != "setup" or not state.scenario_state.get("harbor_pile"):
             return []
-        from ..core import Action
+        from ...core import Action
         return [Action("place_harbor", player, {"edge": e})
                 for eid, e in enumerate(graph.edges) if graph.edge_kind[eid] == "coast"]
 

@@ -18,15 +18,15 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..bank import COSTS, cannot_pay, pay, shortfall, take
-from ..core import Action, Ctx, Violation, fmt_cards
-from ..geometry import Edge, Node, edge_str, node_str
-from ..mapgraph import RESOURCES
-from ..placement import road_connected, road_site
-from ..state import State
-from . import HANDLERS, Handler, own_handler
-from .dev import dev_wrong_phase, draw_card, may_play, pieces_in_turn, place_free_road, play_card
-from .trade import joined, split_currencies
+from ...bank import COSTS, cannot_pay, pay, shortfall, take
+from ...core import Action, Ctx, Violation, fmt_cards
+from ...geometry import Edge, Node, edge_str, node_str
+from ...mapgraph import RESOURCES
+from ...placement import road_connected, road_site
+from ...state import State
+from ...actions import HANDLERS, Handler, own_handler
+from ...actions.dev import dev_wrong_phase, draw_card, may_play, pieces_in_turn, place_free_road, play_card
+from ...actions.trade import joined, split_currencies
 
 
 def split_coins(cards: dict[str, int]) -> tuple[dict[str, int], int]:
@@ -95,7 +95,7 @@ def fleet_sizes(state: State) -> list[int]:
 def dock_of(g, sh: dict) -> Optional[str]:
     """Where a ship lies: "home" (a space touching its own home, GOLD-031), "gold" (a space between gold
     and water, GOLD-032) or None: open water (GOLD-033)."""
-    from ..scenarios.gold_mnr import is_gold_dock, is_home_dock
+    from .mnr import is_gold_dock, is_home_dock
     e = ship_edge(sh)
     if is_home_dock(g, e, ship_home(sh)):
         return "home"
@@ -143,7 +143,7 @@ def with_gold(base: Handler, item: str) -> Handler:
 def ship_site_violations(ctx: Ctx, state: State, player: int, edge: Edge, path: str) -> tuple[list[Violation], Optional[Node]]:
     """GOLD-021: a ship is built on a space touching one of the builder's front-coast buildings, its
     home; GOLD-022: a settlement homes 1 ship, a city 2; R-044: 15 ships per player."""
-    from ..scenarios.gold_mnr import front_coast, is_space
+    from .mnr import front_coast, is_space
     g = ctx.graph
     if state.players[player].supply.get("ships", 0) <= 0:
         return [Violation("BASE-COMP-1", f"no ships left in player {player}'s supply (15 per player, R-044)",
@@ -284,7 +284,7 @@ class PlayGoldRoadBuilding:
 def _free_piece_violations(sub: Ctx, i: int, kind: str, edge: Edge, path: str) -> list[Violation]:
     """One Road Building piece: a road from the supply on a legal, connected site that cuts no player off
     the front coast (GOLD-036), or a ship docked at home (GOLD-021/022)."""
-    from ..scenarios.gold_mnr import Board, road_cuts_off
+    from .mnr import Board, road_cuts_off
     tmp, player = sub.state, sub.action.player
     if kind != "road":
         v, home = ship_site_violations(sub, tmp, player, edge, path)
@@ -381,7 +381,7 @@ class SailShip:
     (GOLD-027); spaces are shared freely (GOLD-028). The verdict names the first illegal step."""
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
-        from ..scenarios.gold_mnr import is_space, spaces_adjacent
+        from .mnr import is_space, spaces_adjacent
         s, a, g = ctx.state, ctx.action, ctx.graph
         sh, v = own_ship(ctx)
         if v:
@@ -501,7 +501,7 @@ class UnloadGold:
 def sail_walks(g, start: Edge, steps: int) -> dict[Edge, list[Edge]]:
     """Every space a ship on ``start`` reaches in 1 to ``steps`` steps (R-031), each with one shortest
     walk (the start itself, reached out and back, included)."""
-    from ..scenarios.gold_mnr import net_of
+    from .mnr import net_of
     net = net_of(g)
     sid = g.edge_index.get(start)
     if sid is None or steps < 1:
@@ -527,8 +527,8 @@ def gold_candidates(state: State, g, player: int) -> list:
     """Candidates of GOLD's own action types and of the replaced handlers whose choices the engine's
     generators do not know (ship sites are spaces at front-coast homes, the development card's two prices,
     Road Building with mobile ships). A superset: the legal-action list keeps those the checks allow."""
-    from ..core import Action
-    from ..scenarios.gold_mnr import front_coast, home_dock_spaces
+    from ...core import Action
+    from .mnr import front_coast, home_dock_spaces
     out: list = []
     if state.phase not in ("roll", "main") or state.current_player != player:
         return out                  # Road Building may come before the roll; the rest is main-phase only
@@ -606,7 +606,7 @@ __all__ = ["replacement", "gold_candidates", "sail_walks",
 # -- gold trades as ranges in the legal-action list (``RangeKind`` of ``gold_trade``) -------------------------
 
 def _greedy(total: int, at_most: dict[str, int]) -> dict[str, int]:
-    from ..legal import _greedy as greedy
+    from ...legal import _greedy as greedy
     return greedy(total, at_most)
 
 
@@ -630,7 +630,7 @@ def gold_trade_ranges(state: State, graph, scen, p: int):
 
 
 def gold_trade_admits(spec: dict, action: Action) -> bool:
-    from ..legal import cards_in_range
+    from ...legal import cards_in_range
     give = {r: n for r, n in action.get("give").items() if n}
     get = {r: n for r, n in action.get("get").items() if n}
     if spec["direction"] == "buy":
@@ -639,7 +639,7 @@ def gold_trade_admits(spec: dict, action: Action) -> bool:
 
 
 def gold_trade_sample(spec: dict, rng) -> Action:
-    from ..legal import draw_cards
+    from ...legal import draw_cards
     t, p = spec["type"], spec["player"]
     if spec["direction"] == "buy":
         get = draw_cards(rng, 1 + rng.below(spec["get"]["total_at_most"]), spec["get"]["at_most"])
