@@ -30,10 +30,9 @@ from ...geometry import hex_neighbours, node_str
 from ...mapgraph import MapGraph
 from ...module import ActionSpec, EventSpec, OptionSpec
 from ...scenarios._sc_common import player_count_problems
-from ...scenarios.base import _ROBBER_FIELDS
 from ...scenarios.mapdata import MappedScenario
 from ...scenarios.seafarers import Seafarers
-from ...spec import EDGE, HEX, PLAYER, Any_, Bool, F, Int, List, Map, Null, Obj, Str, by_player
+from ...spec import EDGE, HEX, PLAYER, Any_, Bool, F, Int, List, Null, Obj, Str, by_player
 from ...state import State
 from . import handlers as H
 from .maps import CACHE, DIAMONDS_PER_VILLAGE, MAP, RESERVE, TABLE, TOTAL_DIAMONDS, VILLAGES
