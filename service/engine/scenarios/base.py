@@ -232,6 +232,15 @@ class Scenario:
         """How many free-choice picks a building on a producing hex of ``terrain`` gets (SEA-024)."""
         return 0
 
+    def idle_hexes(self, state: State) -> Any:
+        """Hexes that produce nothing on a roll besides the robber's: none in the base game."""
+        return ()
+
+    def army_award(self, state: State, holder: Optional[int]) -> Optional[int]:
+        """The Largest Army card's holder after an action (BASE-LA-1..3)."""
+        from ..derive import largest_army
+        return largest_army(state, holder)
+
     def route_pieces(self, state: State, player: int) -> list[tuple[Edge, str]]:
         out = [(e, "road") for e, p in state.roads.items() if p == player]
         if self.ships:
