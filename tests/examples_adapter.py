@@ -14,7 +14,8 @@ RES = ("lumber", "brick", "wool", "grain", "ore")
 CASES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "cases"
 
 #: Context keys that are scenario data: passed through into ``scenario_state`` under the same name.
-SCENARIO_KEYS = ("islands", "home_islands", "mainland", "hex_pile", "token_pile", "front_coast")
+SCENARIO_KEYS = ("islands", "home_islands", "mainland", "hex_pile", "token_pile", "front_coast",
+                 "desert_dragons", "dragons", "gathered", "removed")
 
 
 def load_cases() -> list[dict]:

@@ -87,14 +87,14 @@ class DragonKnight:
             return [Violation("TDE4-022", "a knight played here steals no card from anybody",
                               "/action/steal_from" if a.get("steal_from") is not None else "/action/card")]
         h = a.get("hex")
+        if h in landscape_dragons(s):
+            return []
         if h in desert_counts(s):
             return [Violation("TDE4-021", f"a knight removes a dragon from a landscape hex, not from the desert "
                               f"{hex_str(h)} (R-067)", "/action/hex")]
-        if h not in landscape_dragons(s):
-            where = "not a hex of this board" if h not in s.hexes else f"a {s.hexes[h].terrain} hex with no dragon"
-            return [Violation("TDE4-021", f"a knight removes a dragon from a landscape hex holding one; "
-                              f"{hex_str(h)} is {where}", "/action/hex")]
-        return []
+        where = "not a hex of this board" if h not in s.hexes else f"a {s.hexes[h].terrain} hex with no dragon"
+        return [Violation("TDE4-021", f"a knight removes a dragon from a landscape hex holding one; "
+                          f"{hex_str(h)} is {where}", "/action/hex")]
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:

@@ -17,6 +17,7 @@ from typing import Any, Iterable, Optional
 
 from ...geometry import Edge, Hex, Node, edge_hexes, hex_neighbours, hex_str, node_hexes
 from ...mapgraph import LAND
+from ...memo import bounded_put
 from ...state import State
 
 #: TDE4-005: the desert dragons beside the board at the start.
@@ -45,9 +46,19 @@ def parse_hex(key: Any) -> Optional[Hex]:
         return None
 
 
-def deserts(state: State) -> list[Hex]:
-    """The board's deserts, in tie-break order."""
-    return sorted((h for h, t in state.hexes.items() if t.terrain == "desert"), key=order)
+_DESERTS: dict[int, tuple[Any, tuple[Hex, ...]]] = {}
+
+
+def deserts(state: State) -> tuple[Hex, ...]:
+    """The board's deserts, in tie-break order (kept per board: copies of a state share the board dict,
+    and a changed board is a new dict)."""
+    hexes = state.hexes
+    hit = _DESERTS.get(id(hexes))
+    if hit is not None and hit[0] is hexes:
+        return hit[1]
+    found = tuple(sorted((h for h, t in hexes.items() if t.terrain == "desert"), key=order))
+    bounded_put(_DESERTS, id(hexes), (hexes, found), size=64)
+    return found
 
 
 def desert_counts(state: State) -> dict[Hex, int]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ...core import Ctx, Violation
-from ...geometry import Edge, Hex, edge_hexes, edge_str, hex_str, node_hexes, node_str
+from ...geometry import Edge, Hex, edge_hexes, edge_nodes, edge_str, hex_str, node_hexes, node_str
 from ...mapgraph import LAND, RESOURCES
 from ...module import ActionSpec, EventSpec, OptionSpec
 from ...placement import road_connected
@@ -147,9 +147,15 @@ class DesertDragons(MappedScenario, Seafarers):
         """TDE4-018 / R-066: no road is added to a blocked road: a new road must connect without the
         player's blocked roads (the pieces of a Road Building card one after the other, R-015)."""
         s = ctx.state
-        holding = D.dragon_hexes(s)
-        if len(holding) < 2 or not any(kind == "road" for kind, _, _ in pieces):
+        if not any(kind == "road" for kind, _, _ in pieces):
             return []
+        holding = D.dragon_hexes(s)
+        if len(holding) < 2:
+            return []
+        me = ctx.action.player
+        ends = {n for e, p in s.roads.items() if p == me and D.edge_blocked(s, e, holding) for n in edge_nodes(e)}
+        if not ends or not any(n in ends for _, e, _ in pieces for n in edge_nodes(e)):
+            return []                       # no new piece touches a blocked road of the player
         tmp = s.copy()
         tmp.roads = {e: p for e, p in s.roads.items() if not D.edge_blocked(s, e, holding)}
         for kind, edge, path in pieces:
