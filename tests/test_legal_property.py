@@ -154,6 +154,7 @@ def random_candidate(rnd: random.Random, state, graph, scen) -> Action | None:
         "load_gold": lambda: {"ship": ship_id(), "amount": rnd.choice((None, 0, 1, 2, 4, 5))},
         "unload_gold": lambda: {"ship": ship_id(), "amount": rnd.choice((None, 0, 1, 2, 4, 5))},
         "gold_trade": gold_trade,
+        "steal_card": lambda: {"steal_from": victim(), "card": None},
     }
     assert t in params, f"no sampler for the action type {t!r}: add one so its listing is checked"
     a = Action(t, p, params[t]())
