@@ -225,21 +225,13 @@ class DesertDragons(MappedScenario, Seafarers):
         return out
 
     def vp_extra(self, state: State, player: int) -> dict[str, int]:
-        """TDE4-019 / R-066: a blocked settlement or city scores no VP (its place in the settlements and
-        cities counts is taken back); TDE4-020: a coastal one is never blocked."""
-        lost_s = lost_c = 0
+        """TDE4-019 / R-066: a blocked settlement or city scores no VP: its points are taken back as the
+        source ``blocked_buildings`` (0 or less); TDE4-020: a coastal one is never blocked."""
+        lost = 0
         for _n, p, kind in D.blocked_buildings(state):
             if p == player:
-                if kind == "city":
-                    lost_c += 2
-                else:
-                    lost_s += 1
-        out = {}
-        if lost_s:
-            out["settlements"] = -lost_s
-        if lost_c:
-            out["cities"] = -lost_c
-        return out
+                lost += 2 if kind == "city" else 1
+        return {"blocked_buildings": -lost}
 
     def robber_hex_ok(self, state: State, h: Hex) -> bool:
         return False                                                       # TDE4-007: no robber
