@@ -582,3 +582,22 @@ def test_tde4_example(client, path):
     for key, want in (expect.get("derived") or {}).items():
         value = got[key] if key in got else verdict["derived"][key]
         assert compare(key, want, value), (key, want, value)
+
+
+# -- replay ---------------------------------------------------------------------------------------------
+
+def test_a_tde4_game_replays_through_the_api_and_names_the_first_illegal_action_TDE4_006(client):
+    from service.api.replay import state_digest
+    from service.engine.legal import action_json
+    g = play_game("TDE4", 3, 1, max_actions=400, check=False)
+    log = [action_json(a) for a in g.log]
+    new_game = {"scenario": "TDE4", "players": 3, "seed": 1}
+    r = client.post("/v1/replay", json={"new_game": new_game, "actions": log})
+    assert r.status_code == 200, r.get_json()
+    out = r.get_json()
+    assert out["all_legal"] and out["applied"] == 400
+    assert out["final"]["state"] == dump_state(g.final) and out["final"]["digest"] == state_digest(g.final)
+    assert "dragons" in out["final"]["derived"]
+    bad = dict(log[0], node=[7, 2, "N"])                       # a starting settlement on the other island
+    out = client.post("/v1/replay", json={"new_game": new_game, "actions": [bad] + log[1:]}).get_json()
+    assert out["first_illegal"]["index"] == 0 and "TDE4-006" in out["first_illegal"]["rules"]
