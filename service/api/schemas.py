@@ -15,7 +15,7 @@ from ..engine.mapgraph import RESOURCES, TERRAINS
 from ..engine.scenarios import SCENARIOS
 from ..engine.state import DEV_CARDS, PHASES, SCHEMA_VERSION
 from .compose import ACTIONS, all_action_types
-from .fastload import compile_schema, load_or_schema
+from .fastload import load_or_schema
 from .fields import (_CORNER_SHIFT, _SIDE_SHIFT, BoundedDict, BoundedList, Cards, EdgeCoord, HexCoord, NodeCoord,
                      PlayerKeyed, StrictBool, StrictInt, _coord_pair, _fast_coord, _int)
 
@@ -268,6 +268,14 @@ def load_action(data: Any, scenario: str = "base") -> Action:
     player = loaded.pop("player")
     loaded.pop("type")
     return Action(t, player, loaded)
+
+
+class NewGameSchema(Base):
+    """A new game: ``POST /v1/games`` and a replay's ``new_game`` (one schema, one engine entry point)."""
+    scenario = fields.String(load_default="base", validate=validate.OneOf(tuple(SCENARIOS)))
+    players = StrictInt(required=True, validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS))
+    seed = StrictInt(load_default=0, validate=validate.Range(0, 2**64 - 1))
+    options = BoundedDict(max_keys=30, load_default=dict)
 
 
 class AdjudicateRequest(Base):

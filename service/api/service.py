@@ -17,7 +17,7 @@ from ..engine.core import Action
 from ..engine.mapgraph import MapGraph
 from ..engine.memo import bounded_put
 from ..engine.referee import UnsupportedAction, Verdict, adjudicate
-from ..engine.scenarios import get_scenario
+from ..engine.scenarios import GameRefused, get_scenario, scenario_of, start_game
 from ..engine.state import State
 from .codec import ENCODE, Inconsistent, board_text, build_state, dump_board, dump_state
 from .errors import Problem
@@ -69,7 +69,7 @@ def parse_state(raw: Any, cache: GraphCache, prefix: str = "/state") -> tuple[St
     except Inconsistent as e:
         raise invalid([{"pointer": p, "detail": r} for p, r in e.problems], "the state") from None
     graph = cache.get(state.terrain_map())
-    problems = check_state(state, graph, get_scenario(state.scenario), where)
+    problems = check_state(state, graph, scenario_of(state), where)
     if problems:
         raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")
     if board is None and board_key is not None:
@@ -97,6 +97,14 @@ def _known_board(raw_board: Any) -> tuple[Optional[bytes], Optional[dict[str, An
 
 
 
+def started(req: dict[str, Any], prefix: str) -> State:
+    """A new game from a loaded :class:`~.schemas.NewGameSchema` (``scenarios.start_game``), or a 422."""
+    try:
+        return start_game(req["scenario"], req["players"], req["seed"], req["options"])
+    except GameRefused as e:
+        raise invalid([{"pointer": f"{prefix}/{k}", "detail": why} for k, why in e.problems]) from None
+
+
 def parse_action(raw: Any, state: State, prefix: str = "/action") -> Action:
     try:
         action = load_action(raw, state.scenario)
@@ -114,7 +122,7 @@ def parse_action(raw: Any, state: State, prefix: str = "/action") -> Action:
 
 
 def judge(state: State, action: Optional[Action], graph: MapGraph) -> Verdict:
-    scen = get_scenario(state.scenario)
+    scen = scenario_of(state)
     if action is None:
         from ..engine.derive import derive
         return Verdict(True, [], state, [], derive(state, graph, scen))

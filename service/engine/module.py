@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Protocol
 
-from .spec import F, Obj, Type, merge
+from .spec import F, Obj, merge
 
 if TYPE_CHECKING:  # pragma: no cover
     from .actions import Handler

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..bank import COSTS, cannot_pay, pay, shortfall, take, transfer
+from ..bank import COSTS, cannot_pay, pay, shortfall, take
 from ..core import Ctx, Violation, fmt_cards
 from ..geometry import Edge, Node, edge_str, node_str
 from ..mapgraph import RESOURCES
@@ -26,7 +26,7 @@ from ..placement import road_connected, road_site
 from ..state import State
 from . import HANDLERS, Handler, own_handler
 from .dev import dev_wrong_phase, draw_card, may_play, pieces_in_turn, place_free_road, play_card
-from .trade import joined_coins, split_coins, unaccepted_violation
+from .trade import joined_coins, split_coins
 
 #: The gold part of each cost (GOLD-007..010); the cards are the base costs (BASE-COST-1..3, SEA-006).
 GOLD_COST = {"road": 1, "ship": 1, "settlement": 2, "city": 2}

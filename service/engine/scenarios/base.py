@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional
 
 from ..geometry import Edge, Hex, Node, hex_distance, hex_neighbours
 from ..mapgraph import LAND, RESOURCES
-from ..module import ActionSpec, Composition, EventSpec, OptionSpec, compose
+from ..module import ActionSpec, Composition, OptionSpec, compose
 from ..rng import Rng
-from ..spec import EDGE, HEX, NODE, PLAYER, Bool, Cards, F, Int, List, Null, Obj, Str
+from ..spec import EDGE, HEX, NODE, PLAYER, Bool, Cards, F, Int, List, Obj, Str
 from ..state import DEV_CARDS, Player, Setup, State, Tile, TurnFlags, empty_dev, empty_resources
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -36,6 +36,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def flag_option(value: Any, players: int) -> bool:
     return type(value) is bool
+
+
+def _refusing(why: str) -> Callable[[Any, int], bool]:
+    return lambda value, players: value is False
 
 
 def player_option(value: Any, players: int) -> bool:
@@ -136,18 +140,29 @@ class Scenario:
     composition: Composition
 
     # -- options -------------------------------------------------------------------------------------
+    def all_options(self) -> dict[str, OptionSpec]:
+        """The options a game of this scenario may carry in ``State.options``: those its modules declare
+        (``OPTIONS``), and each expansion's switch where the scenario declares none of its own (a refused
+        one takes only false, with the rule that refuses it)."""
+        specs = dict(self.composition.options)
+        from . import EXPANSIONS
+        for name, exp in EXPANSIONS.items():
+            if name not in specs:
+                why = exp.refusal(self)
+                specs[name] = OptionSpec(name, _refusing(why) if why else flag_option,
+                                         f"true or false: {exp.doc}" + (f" (refused here: {why})" if why else ""))
+        return specs
+
     def option_specs(self) -> dict[str, tuple[Callable[[Any, int], bool], str]]:
-        """The options (variants, house rules, game-start choices) a game of this scenario may carry in
-        ``State.options``, by name: ``(accepts(value, players), what the value must be and does)``,
-        as the modules of its stack declare them (``OPTIONS``)."""
-        return {o.name: (o.accepts, o.doc) for o in self.composition.options.values()}
+        """``{name: (accepts(value, players), what the value must be and does)}`` (:meth:`all_options`)."""
+        return {o.name: (o.accepts, o.doc) for o in self.all_options().values()}
 
     def option_problems(self, options: Mapping[str, Any], num_players: int) -> list[tuple[str, str]]:
         """``(name, reason)`` for every option this scenario does not know, or whose value it refuses: a
         misspelt or unsupported variant would otherwise change no verdict and say nothing."""
         if not options:              # the usual state: nothing to look up (this runs on every request)
             return []
-        specs = self.composition.options
+        specs = self.all_options()
         out = []
         for name, value in options.items():
             spec = specs.get(name)
@@ -199,7 +214,7 @@ class Scenario:
         return {**self.describe(), "component_rule": self.component_rule,
                 "component_tables": describe_tables(self.component_tables),
                 "maps": {str(n): m for n, m in sorted(self.maps().items())}, "hooks": sorted(c.hooks),
-                "options": {name: o.doc for name, o in sorted(c.options.items())}}
+                "options": {name: o.doc for name, o in sorted(self.all_options().items())}}
 
     # -- hooks -------------------------------------------------------------------------------------
     def action_types(self) -> frozenset[str]:

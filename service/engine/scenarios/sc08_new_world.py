@@ -28,7 +28,7 @@ from ..spec import EDGE, F, List, Str
 from .base import player_option
 from .components import as_list, harbor_row, hex_row, token_row
 from .mapdata import MappedScenario, MapSpec, build_board, repair_reds
-from .seafarers import SEAFARERS_ACTIONS, Seafarers
+from .seafarers import Seafarers
 
 
 def new_world_map(num_rows: int, hexes: dict[str, int], tokens: dict[int, int]) -> MapSpec:
