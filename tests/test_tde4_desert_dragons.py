@@ -230,6 +230,9 @@ def test_a_seven_discards_then_the_roller_takes_a_card_TDE4_008(client):
     assert not v["legal"] and rules(v) == ["TDE4-008"]
     v = adjudicate(client, st, act("steal_card", steal_from=1, card="ore"))
     assert not v["legal"] and rules(v) == ["TDE4-008"]
+    late = position(hands={2: full(wool=2)})
+    v = adjudicate(client, late, act("steal_card", steal_from=2))     # not after a 7
+    assert not v["legal"] and rules(v) == ["TDE4-008"]
     v = adjudicate(client, st, act("steal_card", steal_from=None))   # "may": he takes none
     assert v["legal"] and v["state"]["phase"] == "main"
 

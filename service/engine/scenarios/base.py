@@ -9,6 +9,8 @@ the hooks). The engine calls the hooks; it never asks *which* scenario it is pla
 - ``check(ctx)``: extra violations of a proposed action (set-up areas, front coast, ...);
 - ``after_action(ctx, s)``: reactions once an action is applied (special VP, discovery, treasures);
 - ``produce(ctx, s, roll)``: production of a roll (gold fields, dragons, cargo loss...);
+- ``idle_hexes(state)``: hexes that produce nothing on a roll besides the robber's;
+- ``army_award(state, holder)``: who holds the Largest Army card (a game without it: nobody);
 - ``route_pieces(state, player)``: which pieces count for the longest route;
 - ``vp_extra(state, player)``: VP sources beyond buildings, cards and awards;
 - ``end_condition(state)``: an immediate end of game other than the VP target (R-003);

@@ -14,7 +14,12 @@ from ...state import State
 from .dragons import desert_counts, landscape_dragons, order
 
 
-@own_handler("steal_card", {"robber"})
+def _steal_wrong_phase(ctx: Ctx) -> Violation:
+    return Violation("TDE4-008", f"the roller takes a card only right after a 7 and its discards; the game is in "
+                     f"the {ctx.state.phase!r} phase")
+
+
+@own_handler("steal_card", {"robber"}, wrong_phase=_steal_wrong_phase)
 class StealCard:
     """TDE4-008 / R-069: once the discards of a 7 are made, the roller may take one random card from the
     hand of any one other player of his choice (one with 7 cards or fewer too); ``steal_from`` null
