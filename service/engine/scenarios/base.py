@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional
 
+from ..derive import largest_army
 from ..geometry import Edge, Hex, Node, hex_distance, hex_neighbours
 from ..mapgraph import LAND, RESOURCES
 from ..module import ActionSpec, Composition, OptionSpec, compose
@@ -255,7 +256,6 @@ class Scenario:
 
     def army_award(self, state: State, holder: Optional[int]) -> Optional[int]:
         """The Largest Army card's holder after an action (BASE-LA-1..3)."""
-        from ..derive import largest_army
         return largest_army(state, holder)
 
     def route_pieces(self, state: State, player: int) -> list[tuple[Edge, str]]:
