@@ -604,3 +604,21 @@ def test_a_tde4_game_replays_through_the_api_and_names_the_first_illegal_action_
     bad = dict(log[0], node=[7, 2, "N"])                       # a starting settlement on the other island
     out = client.post("/v1/replay", json={"new_game": new_game, "actions": [bad] + log[1:]}).get_json()
     assert out["first_illegal"]["index"] == 0 and "TDE4-006" in out["first_illegal"]["rules"]
+
+
+def test_the_trade_route_card_follows_roads_blocked_and_freed_TDE4_018_TDE4_023(client):
+    """An invasion that blocks a road shortens the holder's trade route at once (the card is set aside
+    when nobody else has 5); a knight freeing the hex gives it back (BASE-LR-5)."""
+    chain = [[1, 3, "NE"], [1, 2, "SE"], [0, 3, "NE"], [0, 2, "SE"], [-1, 3, "NE"]]
+    st = position(phase="roll", settlements=[(0, [2, 2, "S"])], roads=[(0, e) for e in chain],
+                  dev={0: {"knight": 1}}, **FULL)
+    st["awards"] = {"longest_road": 0, "largest_army": None}
+    assert adjudicate(client, st, None)["derived"]["longest_road"]["0"]["length"] == 5
+    v = adjudicate(client, st, roll(10))                 # (1,3) is invaded: (1,2,SE) lies between it and a desert
+    assert v["legal"] and [1, 2, "SE"] in [b["edge"] for b in v["derived"]["blocked_roads"]]
+    assert v["derived"]["longest_road"]["0"]["length"] == 3
+    assert v["state"]["awards"]["longest_road"] is None
+    assert any(e["type"] == "award" and e["award"] == "longest_road" for e in v["events"])
+    v2 = adjudicate(client, v["state"], act("play_knight", hex=[1, 3]))
+    assert v2["legal"] and v2["derived"]["longest_road"]["0"]["length"] == 5
+    assert v2["state"]["awards"]["longest_road"] == 0

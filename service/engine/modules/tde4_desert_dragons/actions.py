@@ -73,7 +73,8 @@ def steal_candidates(state: State, graph, scenario, player: int) -> Iterable[Act
     return out
 
 
-@own_handler("play_knight", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase)
+@own_handler("play_knight", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase,
+             changes_routes=True)
 class DragonKnight:
     """TDE4-021 / R-067: a knight removes the dragon of a landscape hex of the player's choice from the
     game; TDE4-022: no card is stolen (and no Largest Army: the scenario's ``army_award``); TDE4-007:
@@ -122,4 +123,12 @@ def knight_candidates(state: State, graph, scenario, player: int) -> Iterable[Ac
             for h in sorted(landscape_dragons(state), key=order)]
 
 
-__all__ = ["StealCard", "DragonKnight", "steal_candidates", "knight_candidates"]
+def invading_roll():
+    """The engine's roll, judged and applied as it is, but changing routes: an invasion may block roads
+    and so shorten trade routes (TDE4-018), and the Longest Road card follows (BASE-LR-5)."""
+    from dataclasses import replace
+    from ...actions import load_all
+    return replace(load_all()["roll"], changes_routes=True)
+
+
+__all__ = ["StealCard", "DragonKnight", "steal_candidates", "knight_candidates", "invading_roll"]

@@ -22,7 +22,7 @@ from ...scenarios.seafarers import Seafarers
 from ...spec import EDGE, HEX, NODE, PLAYER, Bool, F, Int, List, Map, Null, Obj, Str, by_player
 from ...state import State
 from . import dragons as D
-from .actions import DragonKnight, StealCard, knight_candidates, steal_candidates
+from .actions import DragonKnight, StealCard, invading_roll, knight_candidates, steal_candidates
 from .maps import MAP_SPECS, component_table, fixed_harbors
 
 _HEXES = List(HEX, max_len=64)
@@ -58,6 +58,7 @@ class DesertDragons(MappedScenario, Seafarers):
         ActionSpec("play_knight", {}, "TDE4-021: play a knight to remove the dragon of a landscape hex (hex) from "
                    "the game; no card is stolen and there is no Largest Army (TDE4-022).",
                    handler=DragonKnight.HANDLER, candidates=knight_candidates),
+        ActionSpec("roll", {}, "", handler=invading_roll),
     )
     WITHOUT_ACTIONS = ("move_robber", "move_pirate")          # TDE4-007
     STATE = {
