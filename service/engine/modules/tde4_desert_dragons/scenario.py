@@ -11,7 +11,7 @@ from typing import Any, Optional
 
 from ...core import Ctx, Violation
 from ...geometry import Edge, Hex, edge_hexes, edge_nodes, edge_str, hex_str, node_hexes, node_str
-from ...mapgraph import LAND, RESOURCES
+from ...mapgraph import RESOURCES
 from ...module import ActionSpec, EventSpec, OptionSpec
 from ...placement import road_connected
 from ...rng import Rng
