@@ -109,7 +109,7 @@ def random_candidate(rnd: random.Random, state, graph, scen) -> Action | None:
     hx = lambda: rnd.choice(sorted(state.hexes))  # noqa: E731
     cards = lambda: {r: rnd.choice((0, 0, 1, 2)) for r in RESOURCES}  # noqa: E731
     victim = lambda: rnd.choice([None] + list(range(n)))  # noqa: E731
-    coins = lambda: {"gold": rnd.choice((0, 1, 2, 4))} if scen.coins else {}  # noqa: E731
+    coins = lambda: {"gold": rnd.choice((0, 1, 2, 4))} if scen.composition.currencies else {}  # noqa: E731
     ship_id = lambda: rnd.choice([sh["id"] for sh in _ships(state)] or [0]) if rnd.random() < 0.9 \
         else rnd.randrange(6)  # noqa: E731
 
@@ -134,7 +134,7 @@ def random_candidate(rnd: random.Random, state, graph, scen) -> Action | None:
         "build_road": lambda: {"edge": edge()}, "build_ship": lambda: {"edge": edge()},
         "roll": lambda: {"dice": None}, "end_turn": lambda: {},
         "buy_development_card": lambda: {"card": None,
-                                         "price": rnd.choice((None, "grain", "gold")) if scen.coins else None},
+                                         "price": rnd.choice((None, "grain", "gold")) if scen.composition.currencies else None},
         "discard": lambda: {"resources": cards()}, "play_year_of_plenty": lambda: {"resources": cards()},
         "choose_gold": lambda: {"resources": cards()},
         "move_robber": lambda: {"hex": hx(), "steal_from": victim(), "card": None},

@@ -39,6 +39,14 @@ class Inconsistent(ValueError):
 _TILES: dict[tuple[str, Any], Tile] = {}
 
 
+def _extra(declared: Any, given: Any) -> dict[str, Any]:
+    """A player's module values in declaration order, each given or its declared default."""
+    if not declared:
+        return {}
+    given = given or {}
+    return {k: given[k] if given.get(k) is not None else f.default for k, f in declared.items()}
+
+
 def _tile(tn: tuple[str, Any]) -> Tile:
     t = _TILES[tn] = Tile(*tn)
     return t
@@ -73,6 +81,7 @@ def build_state(d: dict[str, Any], prefix: str = "/state") -> tuple[State, Point
             target[edge] = p
             ptr.index[(kind, edge)] = i
     players = []
+    declared = scen.composition.player.fields
     n_buildings, n_roads, n_ships = Counter(buildings.values()), Counter(roads.values()), Counter(ships.values())
     for i, pd in enumerate(d["players"]):
         on_board = {
@@ -93,7 +102,7 @@ def build_state(d: dict[str, Any], prefix: str = "/state") -> tuple[State, Point
             dev_cards=pd["dev_cards"] or empty_dev(),
             dev_cards_new=pd["dev_cards_new"] or empty_dev(),
             dev_cards_played=pd["dev_cards_played"] or empty_dev(),
-            supply=supply, svp=pd["svp"], gold=pd["gold"],
+            supply=supply, svp=pd["svp"], extra=_extra(declared, pd.get("extra")),
         ))
     bank = d["bank"]
     if bank is None:
@@ -165,7 +174,7 @@ def dump_state(s: State, board: Any = None) -> dict[str, Any]:
         "board": dump_board(s) if board is None else board,
         "players": [{
             "resources": dict(p.resources), "dev_cards": dict(p.dev_cards), "dev_cards_new": dict(p.dev_cards_new),
-            "dev_cards_played": dict(p.dev_cards_played), "supply": dict(p.supply), "svp": p.svp, "gold": p.gold,
+            "dev_cards_played": dict(p.dev_cards_played), "supply": dict(p.supply), "svp": p.svp, **p.extra,
         } for p in s.players],
         "pieces": {
             "settlements": _pieces(((n, p) for n, (p, k) in s.buildings.items() if k == "settlement"), "node"),

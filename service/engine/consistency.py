@@ -27,7 +27,7 @@ def declared_problems(scenario: "Scenario", scenario_state: Any, players: Any, p
     an unknown key or a wrong shape is named by its pointer before any rule reads it."""
     comp = scenario.composition
     out = comp.state.problems(scenario_state, f"{prefix}/scenario_state")
-    if comp.player.fields:
+    if players:
         for i, extra in enumerate(players):
             out += comp.player.problems(extra, f"{prefix}/players/{i}")
     return out

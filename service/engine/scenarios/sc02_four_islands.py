@@ -12,7 +12,7 @@ from ..core import Ctx, Violation
 from ..islands import island_map
 from ..state import State
 from .components import harbor_row, hex_row, token_row
-from .hooks import award_first_on_island, coastal_setup_ship_violations, home_islands, record_home_islands
+from .hooks import HOME_ISLANDS, award_first_on_island, coastal_setup_ship_violations, home_islands, record_home_islands
 from .mapdata import MappedScenario, MapSpec, drawn_slots
 from .seafarers import Seafarers
 
@@ -50,6 +50,7 @@ MAP = four_islands_map(ROWS, HEXES, TOKENS, HARBORS, (
 
 
 class FourIslands(MappedScenario, Seafarers):
+    EVENTS = (HOME_ISLANDS,)
     """The Four Islands rules; ``rules`` names the rule IDs of the edition (III: SC02, IV: SC03)."""
 
     id = "SC02"

@@ -14,7 +14,7 @@ from typing import Any
 from ..core import Ctx, Violation
 from ..state import State
 from .components import harbor_row, hex_row, token_row
-from .hooks import DISCOVERIES, EXPLORING_ACTIONS, discovery_violations, explore, mainland_of, setup_area_violations
+from .hooks import DISCOVERED, DISCOVERIES, EXPLORING_ACTIONS, discovery_violations, explore, mainland_of, setup_area_violations
 from .mapdata import MappedScenario, MapSpec, drawn_slots
 from .seafarers import Seafarers
 
@@ -63,6 +63,7 @@ class Oceans(MappedScenario, Seafarers):
 
     id = "SC04"
     ACTION_FIELDS = {t: {"discoveries": DISCOVERIES} for t in EXPLORING_ACTIONS}  # revealed hexes as observed
+    EVENTS = (DISCOVERED,)
     module_name = "Oceans"
     name = "Oceans (3 players)"
     source = "seeds/002 Scenario 4"

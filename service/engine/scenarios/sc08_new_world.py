@@ -23,8 +23,8 @@ from ..state import State, Tile
 from ._sc_common import (award_first_settlement, home_regions, main_phase_settlement, node_regions,
                          player_count_problems, record_start_node, validate_common)
 from ._sc_harbors import harbor_phase_violation, make_handler, placer, validate_harbor_state
-from ..module import ActionSpec, OptionSpec
-from ..spec import EDGE, F, List, Str
+from ..module import ActionSpec, EventSpec, OptionSpec
+from ..spec import EDGE, PLAYER, Bool, F, List, Obj, Str
 from .base import player_option
 from .components import as_list, harbor_row, hex_row, token_row
 from .mapdata import MappedScenario, MapSpec, build_board, repair_reds
@@ -71,6 +71,13 @@ class NewWorld3(MappedScenario, Seafarers):
                          doc="R-020: the harbour tokens still to place"),
         "harbor_slots": F(List(EDGE, max_len=12), doc="R-020: the coast sides where harbour tokens were placed"),
     }
+    EVENTS = (EventSpec("harbor_placed", {"player": F(PLAYER, required=True), "edge": F(EDGE, required=True),
+                                          "face_down": F(Bool(), required=True)},
+                        "A harbour token was placed face down (R-020)."),
+              EventSpec("harbors_revealed", {"harbors": F(List(Obj({"edge": F(EDGE, required=True),
+                                                                    "kind": F(Str(max_len=10), required=True)}),
+                                                               max_len=12), required=True)},
+                        "All harbour tokens are placed and turned face up (R-020)."))
     module_name = "A New World"
 
     # -- map ---------------------------------------------------------------------------------------

@@ -8,10 +8,10 @@ from typing import Any, Mapping, Optional
 
 from ..geometry import Hex
 from ..mapgraph import RESOURCES
-from ..module import ActionSpec
+from ..module import ActionSpec, EventSpec
 from ..rng import Rng
 from ..mapgraph import TERRAINS
-from ..spec import EDGE, HEX, NODE, Bool, Cards, F, Int, List, Map, Null, Str, Tuple, by_player
+from ..spec import EDGE, HEX, NODE, PLAYER, Bool, Cards, F, Int, List, Map, Null, Str, Tuple, by_player
 from ..state import Tile
 from .base import _ROBBER_FIELDS, BASE_ACTIONS, Scenario
 
@@ -77,6 +77,22 @@ SEAFARERS_STATE = {
 }
 
 
+_PER_PLAYER = Map(Int(0, 100), max_len=4)
+SEAFARERS_EVENTS = (
+    EventSpec("gold_owed", {"players": F(_PER_PLAYER, required=True)}, "Gold-field picks a roll gives (SEA-024)."),
+    EventSpec("gold_chosen", {"player": F(PLAYER, required=True), "resources": F(Map(Int(0, 100)), required=True)},
+              "A player picked gold-field resources."),
+    EventSpec("gold_lapsed", {"players": F(_PER_PLAYER, required=True)},
+              "Picks that lapsed because the bank is empty (R-014)."),
+    EventSpec("special_victory_point", {"player": F(PLAYER, required=True), "node": F(NODE, required=True),
+                                        "count": F(Int(1, 100), required=True), "reason": F(Str(max_len=200))},
+              "Special victory point tokens placed under a settlement (SEA-019/020)."),
+    EventSpec("special_victory_point_lost", {"player": F(PLAYER, required=True), "node": F(NODE, required=True),
+                                             "count": F(Int(1, 100), required=True), "reason": F(Str(max_len=200))},
+              "Special victory point tokens taken back."),
+)
+
+
 class Seafarers(Scenario):
     id = "seafarers"
     name = "Seafarers: general rules on a posted board"
@@ -87,6 +103,7 @@ class Seafarers(Scenario):
     pirate = True
     ACTIONS = SEAFARERS_ACTION_SPECS
     STATE = SEAFARERS_STATE
+    EVENTS = SEAFARERS_EVENTS
     module_name = "seafarers"
 
     def gold_entitlement(self, terrain: str, kind: str) -> int:
