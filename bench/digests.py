@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 
 STRIP = None
+DROP: tuple[str, ...] = ()
 
 
 def game_digest(job: tuple[str, int, int, int]) -> tuple[str, str, int]:
@@ -37,10 +38,13 @@ def game_digest(job: tuple[str, int, int, int]) -> tuple[str, str, int]:
 
     def step(state, action, verdict):
         text = verdict_text(verdict)
-        if STRIP and sid != "GOLD":      # a player key the compared version has and this one lacks
+        if (STRIP and sid != "GOLD") or DROP:   # keys the compared version has and this one lacks, or the reverse
             v = json.loads(text)
-            for p in (v.get("state") or {}).get("players", []):
-                p.pop(STRIP, None)
+            if STRIP and sid != "GOLD":
+                for p in (v.get("state") or {}).get("players", []):
+                    p.pop(STRIP, None)
+            for k in DROP:
+                v.pop(k, None)
             text = json.dumps(v, separators=(",", ":"), ensure_ascii=False)
         h.update(text.encode())
         if verdict.graph is not None:
@@ -63,10 +67,12 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out")
     ap.add_argument("--compare")
+    ap.add_argument("--drop", help="verdict keys left out of the comparison (comma-separated)")
     ap.add_argument("--strip-player-key", help="compare without this player key (outside GOLD)")
     args = ap.parse_args()
-    global STRIP
+    global STRIP, DROP
     STRIP = args.strip_player_key
+    DROP = tuple(k for k in (args.drop or "").split(",") if k)
     from service.engine.selfplay import playable_scenarios
     pairs = playable_scenarios()
     jobs = [(*pairs[i % len(pairs)], 1 + i // len(pairs), 400 if pairs[i % len(pairs)][0] == "base" else args.cap)

@@ -67,23 +67,25 @@ def test_a_generated_client_plays_a_game_through_the_contract(generated, server)
     state = game.state
     assert state.scenario == "SC01" and state.phase.value == "setup"
 
-    # the legal actions, through the client, then the first of them adjudicated through the client
-    la = legal.sync(client=client, body=models.LegalActionsRequest(state=state, player=0))
-    first = la.actions["build_settlement"][0]
-    action = models.BuildSettlement.from_dict(first.to_dict())
-    verdict = adjudicate.sync(client=client, body=models.AdjudicateRequest(state=state, action=action))
-    assert verdict.legal is True and verdict.violations == []
-    after = verdict.state
+    # three moves: each time the legal actions through the client, the first one adjudicated through it,
+    # and the state the service returned posted back as it is
+    def schema_name(t: str) -> str:
+        return "".join(w.title() for w in t.split("_"))
 
-    # the state the service returned is posted back as it is, with the next action
-    la = legal.sync(client=client, body=models.LegalActionsRequest(state=after, player=0))
-    nxt = la.actions["build_road"][0].to_dict()
-    again = adjudicate.sync(client=client, body=models.AdjudicateRequest(state=after,
-                                                                        action=models.BuildRoad.from_dict(nxt)))
-    assert again.legal is True
-    assert [p.to_dict().get("resources") for p in again.state.players] is not None
+    for _ in range(3):
+        la = legal.sync(client=client, body=models.LegalActionsRequest(state=state, player=state.current_player))
+        listed = la.actions.to_dict()
+        t = sorted(listed)[0]
+        chosen = listed[t][0]
+        action = getattr(models, schema_name(t)).from_dict(chosen)
+        verdict = adjudicate.sync(client=client, body=models.AdjudicateRequest(state=state, action=action))
+        assert verdict.legal is True and verdict.violations == [], (t, chosen)
+        state = verdict.state
+    after = state
+    first = {"node": next(iter(after.to_dict()["pieces"]["settlements"]), {"node": [0, 0, "N"]})["node"]}
 
     # an illegal action comes back as a verdict naming the rule
-    bad = models.BuildSettlement.from_dict({"type": "build_settlement", "player": 1, "node": first.to_dict()["node"]})
+    bad = models.BuildSettlement.from_dict({"type": "build_settlement", "player": 3 - after.current_player % 3,
+                                            "node": first["node"]})
     refused = adjudicate.sync(client=client, body=models.AdjudicateRequest(state=after, action=bad))
     assert refused.legal is False and refused.violations[0].rule

@@ -164,7 +164,7 @@ def test_a_scenario_defined_in_a_test_gets_everything_from_its_declarations(clie
     # its scenario page and its contract entry
     page = client.get(f"/v1/scenarios/{beacons.id}").get_json()
     assert "light_beacon" in page["actions"] and "derived_extra" in page["hooks"]
-    from service.api.contract import build
+    from contract.generate import build
     schemas = build()["components"]["schemas"]
     assert schemas["LightBeacon"]["properties"]["height"]["maximum"] == 9
     assert "beacons" in schemas["ScenarioState"]["properties"]

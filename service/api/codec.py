@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 
 from ..engine.mapgraph import RESOURCES
+from ..rules import title as rule_title
 from ..engine.scenarios import get_scenario
 from ..engine.state import DEV_CARDS, SCHEMA_VERSION, Player, Setup, State, Tile, TurnFlags, empty_dev, empty_resources
 
@@ -234,3 +235,14 @@ def board_text(s: State) -> str:
             _BOARD_TEXT.clear()
         _BOARD_TEXT[key] = text
     return text
+
+
+def violation_json(v: Any, path: str | None = None) -> dict[str, str]:
+    """A violation as answers carry it: ``rule``, ``message``, ``path`` (``path`` given to rebase it), the
+    rule's ``title`` from the catalogue and, where a ruling decided it, ``ruling``."""
+    out = {"rule": v.rule, "message": v.message, "path": v.path if path is None else path,
+           "title": rule_title(v.rule) or v.rule}
+    ruling = v.deciding_ruling()
+    if ruling is not None:
+        out["ruling"] = ruling
+    return out

@@ -19,7 +19,7 @@ from ..engine.memo import bounded_put
 from ..engine.referee import UnsupportedAction, Verdict, adjudicate
 from ..engine.scenarios import GameRefused, get_scenario, scenario_of, start_game, with_expansions
 from ..engine.state import State
-from .codec import ENCODE, Inconsistent, board_text, build_state, dump_board, dump_state
+from .codec import ENCODE, Inconsistent, board_text, build_state, dump_board, dump_state, violation_json
 from .errors import Problem
 from .fastload import Fallback, compile_schema, load_or_schema
 from .schemas import StateSchema, load_action, pointerize
@@ -96,6 +96,12 @@ def split_player_extras(raw: dict[str, Any]) -> tuple[dict[str, Any], list[dict[
 
 def parse_state(raw: Any, cache: GraphCache, prefix: str = "/state") -> tuple[State, MapGraph]:
     """JSON -> a consistent engine state and its map graph, or a 422 naming the field."""
+    state, graph, _where = parse_state_where(raw, cache, prefix)
+    return state, graph
+
+
+def parse_state_where(raw: Any, cache: GraphCache, prefix: str = "/state") -> tuple[State, MapGraph, Any]:
+    """:func:`parse_state`, and where each piece was in the request (``where(kind, coord)`` -> pointer)."""
     if not isinstance(raw, dict):
         raise invalid([{"pointer": prefix, "detail": "must be a game state object"}])
     if len(raw) > 100:      # far more keys than a state has: name the unknown ones without loading the rest
@@ -135,7 +141,7 @@ def parse_state(raw: Any, cache: GraphCache, prefix: str = "/state") -> tuple[St
         raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")
     if board is None and board_key is not None:
         bounded_put(_BOARDS, board_key, loaded["board"], BOARDS_KEPT)
-    return state, graph
+    return state, graph, where
 
 
 # Loaded boards, kept between requests: a client posts the same board with every move of a game, and the
@@ -196,10 +202,11 @@ def judge(state: State, action: Optional[Action], graph: MapGraph) -> Verdict:
 def verdict_json(v: Verdict, board: Any = None) -> dict[str, Any]:
     return {
         "legal": v.legal,
-        "violations": [{"rule": x.rule, "message": x.message, "path": x.path} for x in v.violations],
+        "violations": [violation_json(x) for x in v.violations],
         "state": dump_state(v.state, board) if v.state is not None else None,
         "events": v.events,
         "derived": v.derived,
+        "warnings": v.warnings,
     }
 
 

@@ -109,7 +109,7 @@ class RenderRequest(Schema):
     action = fields.Raw(load_default=None, allow_none=True)
     highlight = fields.Nested(Highlight, load_default=None, allow_none=True)
     format = fields.String(load_default="svg", validate=validate.OneOf(("svg", "png")))
-    size = StrictNumber(load_default=30.0, validate=validate.Range(8, 80))
+    size = StrictNumber(load_default=None, allow_none=True, validate=validate.Range(8, 80))
     coords = StrictBool(load_default=False)
     frame = StrictBool(load_default=True)
 
@@ -124,7 +124,9 @@ def _kind(v: Any) -> str:
 
 def violation_marks(action, violations) -> dict[str, list]:
     """Where each violation lies on the board: the coordinate its pointer names in the action (e.g.
-    ``/action/pieces/1/edge``), else every coordinate of the action (``/action``, ``/action/player``)."""
+    ``/action/from`` of a ship move: that end only), or the coordinates of the part of the action it names
+    (``/action/pieces/1/kind``: that piece's edge). A violation about the action as a whole (``/action``,
+    ``/action/player``, ``/action/type``: turn order, one ship move a turn, a cost) marks nothing."""
     marks: dict[str, list] = {"hexes": [], "nodes": [], "edges": []}
 
     def add(v: Any) -> None:
@@ -155,8 +157,13 @@ def violation_marks(action, violations) -> dict[str, list]:
                 break
         if node is not None and parts and _kind(node):
             add(node)
-        else:
-            every(action.params)
+        elif len(parts) >= 2:              # a field of one part of the action: that part's coordinates
+            part: Any = action.params
+            for p in parts[:-1]:
+                part = (part.get(p) if isinstance(part, dict) else
+                        part[int(p)] if isinstance(part, list) and p.isdigit() and int(p) < len(part) else None)
+            if part is not None:
+                every(part)
     return marks
 
 

@@ -804,7 +804,7 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
     for fn in scenario.composition.candidates:      # the candidates a module's ActionSpec declares
         for a in fn(state, graph, scenario, player):
             extra.setdefault(a.type, []).append(a)
-    plain = "check" not in scenario.composition.hooks
+    plain = "check" not in scenario.composition.hooks and not scenario.composition.checks
     pos: Optional[_Pos] = None
     pl = state.players[player]
     main = state.phase == "main"

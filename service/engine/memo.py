@@ -9,10 +9,19 @@ requests: route lengths, MNR witnesses, trade routes, island groups, loaded boar
 """
 from __future__ import annotations
 
-from typing import Any, Hashable
+from typing import Any, Callable, Hashable
 
 #: The default bound: entries kept before the oldest goes.
 MEMO_SIZE = 8192
+
+
+def per_board(graph: Any, key: str, compute: Callable[[Any], Any]) -> Any:
+    """Data derived from a board's map graph alone (a module's network of spaces, distances...): computed
+    once per graph and kept on it (``MapGraph.derived``), under ``key`` (the module's name for it)."""
+    got = graph.derived.get(key)
+    if got is None:
+        got = graph.derived[key] = compute(graph)
+    return got
 
 
 def bounded_put(d: dict, key: Hashable, value: Any, size: int = MEMO_SIZE) -> None:

@@ -158,7 +158,7 @@ class Hooks(Protocol):
 HOOKS: tuple[str, ...] = tuple(n for n in Hooks.__dict__ if not n.startswith("_") and callable(Hooks.__dict__[n]))
 
 DECLARATIONS = ("ACTIONS", "ACTION_FIELDS", "WITHOUT_ACTIONS", "STATE", "PLAYER", "CURRENCIES", "DERIVED", "EVENTS",
-                "OPTIONS")
+                "OPTIONS", "CHECKS", "VALIDATORS")
 
 
 def hook_doc(name: str) -> str:
@@ -184,6 +184,11 @@ class Composition:
     candidates: tuple = ()
     #: Player values (``PLAYER``) that are a currency: traded between players like cards (``CURRENCIES``).
     currencies: tuple[str, ...] = ()
+    #: Rules a module adds to every action of every game it is part of (``CHECKS``: ``ctx -> violations``),
+    #: judged after the handler's and the scenario's ``check``, base module first.
+    checks: tuple = ()
+    #: Consistency rules of a module's own data (``VALIDATORS``: ``(state, scenario) -> [(pointer, reason)]``).
+    validators: tuple = ()
 
     def handler(self, type_: str) -> Optional["Handler"]:
         spec = self.actions.get(type_)
@@ -245,8 +250,12 @@ def compose(cls: type, default: type) -> Composition:
                              spec.ranges)
                for t, spec in actions.items()}
     currencies: tuple[str, ...] = ()
+    checks: tuple = ()
+    validators: tuple = ()
     for c in stack:
         currencies += tuple(x for x in _own(c, "CURRENCIES") or () if x not in currencies)
+        checks += tuple(x for x in _own(c, "CHECKS") or () if x not in checks)
+        validators += tuple(x for x in _own(c, "VALIDATORS") or () if x not in validators)
     for spec in actions.values():
         if spec.ranges is not None:
             RANGE_KINDS[spec.type] = spec.ranges
@@ -255,7 +264,7 @@ def compose(cls: type, default: type) -> Composition:
                        Obj(state), Obj(player), Obj(derived), events, options, hooks,
                        frozenset(t for t, a in actions.items() if a.handler is not None),
                        tuple(dict.fromkeys(a.candidates for a in actions.values() if a.candidates is not None)),
-                       currencies)
+                       currencies, checks, validators)
 
 
 __all__ = ["ActionSpec", "EventSpec", "OptionSpec", "Hooks", "HOOKS", "Composition", "compose", "hook_doc",

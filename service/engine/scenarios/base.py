@@ -151,7 +151,7 @@ class Scenario:
 
     id = "base"
     name = "Catan base game"
-    source = "rules/base.md"
+    source = "Catan base game rules (GET /v1/rules?module=BASE)"
     players: tuple[int, ...] = (3, 4)
     vp_target = 10
     supply = {"settlements": 5, "cities": 4, "roads": 15, "ships": 0}       # BASE-COMP-1

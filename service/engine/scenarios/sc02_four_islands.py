@@ -55,7 +55,7 @@ class FourIslands(MappedScenario, Seafarers):
 
     id = "SC02"
     name = "The Four Islands (3 players)"
-    source = "seeds/002 Scenario 2"
+    source = "The Seafarers of Catan rulebook (1998), scenario 2 (its rules: GET /v1/rules?prefix=SC02)"
     players = (3,)                                          # SC02-001
     vp_target = 12                                          # SC02-007
     component_rule = "SC02-002"

@@ -67,7 +67,7 @@ class GreaterCatan(MappedScenario, Seafarers):
                         "A number token was placed on a small island's hex (SC11-009..011, R-026)."),)
     module_name = "SC11"
     name = "Greater Catan (IV)"
-    source = "seeds/002 Scenario 11"
+    source = "The Seafarers of Catan rulebook (1998), scenario 11 (its rules: GET /v1/rules?prefix=SC11)"
     players = (4,)                                   # SC11-001
     vp_target = 18                                   # SC11-014: 18 VP wins
     supply = {"settlements": 5, "cities": 8, "roads": 15, "ships": 15}   # SC11-004
