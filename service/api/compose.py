@@ -113,9 +113,16 @@ def union_specs() -> dict[str, dict[str, T.F]]:
     """Per action type, every field some scenario's modules declare for it (the published contract lists
     them all, each field saying where it has a meaning)."""
     out: dict[str, dict[str, T.F]] = {}
+    first: dict[str, dict[str, T.F]] = {}
     for s in SCENARIOS.values():
         for t, spec in s.composition.actions.items():
-            out.setdefault(t, {}).update(spec.fields)
+            have, seen = out.setdefault(t, {}), first.setdefault(t, {})
+            for k, f in spec.fields.items():
+                # a field as first declared (the base game's, say) never replaces a module's wider one
+                # (GOLD's coins in a trade) just because a later scenario keeps the first declaration
+                if k not in have or f is not seen.get(k):
+                    have[k] = f
+                seen.setdefault(k, f)
     return {t: out[t] for t in sorted(out)}
 
 
