@@ -38,7 +38,7 @@ class DesertDragons(MappedScenario, Seafarers):
     id = "TDE4"
     module_name = "TDE4"
     name = "The Desert Dragons"
-    source = "seeds/003 Scenario 4"
+    source = "Treasures, Dragons & Explorers, scenario 4 (its rules: GET /v1/rules?prefix=TDE4)"
     players = (3, 4)                                          # TDE4-002
     vp_target = 13                                            # TDE4-024
     pirate = False                                            # TDE4-007: no pirate
