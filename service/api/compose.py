@@ -81,11 +81,13 @@ class ActionSchemas:
         self._by_fields: dict[tuple, tuple[Schema, Any]] = {}
         self._kept: dict[tuple[str, str], tuple[Schema, Any]] = {}
 
-    def get(self, scenario_id: str, type_: str):
-        key = (scenario_id, type_)
+    def get(self, scenario: Any, type_: str):
+        """``scenario``: a scenario id, or the scenario itself (a game's, expansions stacked)."""
+        key = (scenario, type_) if isinstance(scenario, str) else (type(scenario), type_)
         got = self._kept.get(key)
         if got is None:
-            spec = SCENARIOS[scenario_id].composition.actions.get(type_)
+            scen = SCENARIOS[scenario] if isinstance(scenario, str) else scenario
+            spec = scen.composition.actions.get(type_)
             if spec is None:
                 return None
             fkey = (type_, tuple(sorted((k, id(f)) for k, f in spec.fields.items())))

@@ -16,7 +16,7 @@ from ..engine.scenarios import SCENARIOS
 from ..engine.state import DEV_CARDS, PHASES, SCHEMA_VERSION
 from .compose import ACTIONS, all_action_types
 from .fastload import load_or_schema
-from .fields import (_CORNER_SHIFT, _SIDE_SHIFT, BoundedDict, BoundedList, Cards, EdgeCoord, HexCoord, NodeCoord,
+from .fields import (_CORNER_SHIFT, _SIDE_SHIFT, FreeForm, BoundedList, Cards, EdgeCoord, HexCoord, NodeCoord,
                      PlayerKeyed, StrictBool, StrictInt, _coord_pair, _fast_coord, _int)
 
 HARBOR_KINDS = ("3:1",) + RESOURCES
@@ -195,7 +195,7 @@ class SvpSchema(Base):
 class StateSchema(Base):
     schema_version = StrictInt(load_default=SCHEMA_VERSION, validate=validate.Equal(SCHEMA_VERSION))
     scenario = fields.String(load_default="base", validate=validate.Length(max=40))
-    options = BoundedDict(max_keys=30, load_default=dict)
+    options = FreeForm(max_keys=30, max_key_length=60, max_values=300, load_default=dict)
     board = fields.Nested(BoardSchema, required=True)
     players = BoundedList(fields.Nested(PlayerSchema), required=True, min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)
     pieces = fields.Nested(PiecesSchema, load_default=None)
@@ -217,7 +217,7 @@ class StateSchema(Base):
     rng = fields.Nested(RngSchema, load_default=None)
     winner = StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, MAX_PLAYERS - 1))
     svp_attached = BoundedList(fields.Nested(SvpSchema), load_default=list, max_length=100)
-    scenario_state = fields.Dict(keys=fields.String(), load_default=dict)
+    scenario_state = FreeForm(load_default=dict)
 
     @validates_schema
     def _scenario_known(self, data, **kwargs):
@@ -249,22 +249,25 @@ def _word_foreign_fields(messages: Any, type_: str, scenario: str) -> Any:
                 if v == ["Unknown field."] and k in others else v) for k, v in messages.items()}
 
 
-def load_action(data: Any, scenario: str = "base") -> Action:
-    """An action of ``scenario``'s game, loaded by the schema its modules declare for its type."""
+def load_action(data: Any, scenario: Any = "base") -> Action:
+    """An action of ``scenario``'s game (an id, or the game's scenario with its expansions stacked),
+    loaded by the schema its modules declare for its type."""
     if not isinstance(data, dict):
         raise ValidationError("must be an object with a 'type'")
     t = data.get("type")
     got = ACTIONS.get(scenario, t) if isinstance(t, str) else None
+    scen = SCENARIOS[scenario] if isinstance(scenario, str) else scenario
     if got is None:
-        known = ACTION_TYPES if not isinstance(t, str) or t not in ACTION_TYPES else SCENARIOS[scenario].action_types()
-        where = "" if known is ACTION_TYPES else f" in scenario {scenario!r}"
+        known = (ACTION_TYPES if not isinstance(t, str) or (t not in ACTION_TYPES and t not in scen.action_types())
+                 else scen.action_types())
+        where = "" if known is ACTION_TYPES else f" in scenario {scen.id!r}"
         raise ValidationError({"type": [f"unknown action type {t!r}{where} (one of {', '.join(sorted(known))})"]})
     if got[2] and None in data.values():     # null where an optional field refuses it: as if left out
         data = {k: v for k, v in data.items() if not (v is None and k in got[2])}
     try:
         loaded = load_or_schema(got[0], got[1], data)
     except ValidationError as e:
-        raise ValidationError(_word_foreign_fields(e.messages, t, scenario)) from None
+        raise ValidationError(_word_foreign_fields(e.messages, t, scen.id)) from None
     if t == "maritime_trade":
         _exactly_one_kind(loaded["give"], "give")
         _exactly_one_kind(loaded["get"], "get")
@@ -278,7 +281,7 @@ class NewGameSchema(Base):
     scenario = fields.String(load_default="base", validate=validate.OneOf(tuple(SCENARIOS)))
     players = StrictInt(required=True, validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS))
     seed = StrictInt(load_default=0, validate=validate.Range(0, 2**64 - 1))
-    options = BoundedDict(max_keys=30, load_default=dict)
+    options = FreeForm(max_keys=30, max_key_length=60, max_values=300, load_default=dict)
 
 
 class AdjudicateRequest(Base):
