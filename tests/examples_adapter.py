@@ -16,8 +16,8 @@ CASES = Path(__file__).resolve().parent / "fixtures" / "examples" / "cases"
 #: Context keys that are scenario data: passed through into ``scenario_state`` under the same name.
 SCENARIO_KEYS = ("islands", "home_islands", "mainland", "hex_pile", "token_pile", "front_coast",
                  "villages", "diamond_cache", "diamond_reserve", "diamonds", "trade_routes",
-                 "treasures", "treasure_stock", "pending", "kept", "special_ports", "harbor_pile")
-
+                 "treasures", "treasure_stock", "pending", "kept", "special_ports", "harbor_pile",
+                 "desert_dragons", "dragons", "gathered", "removed")
 
 def load_cases() -> list[dict]:
     return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(CASES.glob("*.json"))]

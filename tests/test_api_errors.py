@@ -402,10 +402,18 @@ def _rich_state(scenario: str = "seafarers", phase: str = "main", **kw) -> dict:
     return st
 
 
+def _no_robber_seven() -> dict:
+    """A 7 just rolled in a scenario without a robber (TDE4: the roller takes a card)."""
+    st = _rich_state("TDE4", phase="robber", last_roll=[3, 4])
+    st["robber"] = None
+    return st
+
+
 def action_samples() -> dict[str, tuple[dict, dict]]:
     """A (state, action) for every action type, legal where that is easy."""
     main = _rich_state()
     return {
+        "steal_card": (_no_robber_seven(), {"type": "steal_card", "player": 0, "steal_from": 2, "card": "ore"}),
         "build_settlement": (main, {"type": "build_settlement", "player": 0, "node": [1, -2, "S"]}),
         "build_city": (main, {"type": "build_city", "player": 0, "node": [0, 0, "N"]}),
         "build_road": (main, {"type": "build_road", "player": 0, "edge": [0, -1, "E"]}),

@@ -155,6 +155,7 @@ def random_candidate(rnd: random.Random, state, graph, scen) -> Action | None:
         "load_gold": lambda: {"ship": ship_id(), "amount": rnd.choice((None, 0, 1, 2, 4, 5))},
         "unload_gold": lambda: {"ship": ship_id(), "amount": rnd.choice((None, 0, 1, 2, 4, 5))},
         "gold_trade": gold_trade,
+        "steal_card": lambda: {"steal_from": victim(), "card": None},
         # TDE1/TDE2: a reward claimed (kept, resources chosen, free pieces) and a special port attached
         "claim_reward": lambda: rnd.choice((
             {"keep": True}, {}, {"resources": {rnd.choice(RESOURCES): rnd.choice((1, 2))}},

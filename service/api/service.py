@@ -17,7 +17,7 @@ from ..engine.core import Action
 from ..engine.mapgraph import MapGraph
 from ..engine.memo import bounded_put
 from ..engine.referee import UnsupportedAction, Verdict, adjudicate
-from ..engine.scenarios import GameRefused, get_scenario, scenario_of, start_game, with_expansions
+from ..engine.scenarios import EXPANSIONS, GameRefused, get_scenario, scenario_of, start_game, with_expansions
 from ..engine.state import State
 from .codec import ENCODE, Inconsistent, board_text, build_state, dump_board, dump_state, violation_json
 from .errors import Problem
@@ -120,7 +120,14 @@ def parse_state_where(raw: Any, cache: GraphCache, prefix: str = "/state") -> tu
             loaded = load_or_schema(_STATE_SCHEMA, _LOAD_STATE, raw)
     except ValidationError as e:
         raise invalid(pointerize(e.messages, prefix), "the state") from None
-    problems = declared_problems(with_expansions(get_scenario(loaded["scenario"]), loaded["options"]),
+    options = loaded["options"]
+    switches = {k: v for k, v in options.items() if k in EXPANSIONS} if options else None
+    if switches:    # the expansion switches decide the stack: one the scenario refuses is named first
+        refused = get_scenario(loaded["scenario"]).option_problems(switches, len(loaded["players"]))
+        if refused:
+            raise invalid([{"pointer": f"{prefix}/options/" + k.replace("~", "~0").replace("/", "~1"), "detail": why}
+                           for k, why in refused], "the state")
+    problems = declared_problems(with_expansions(get_scenario(loaded["scenario"]), options),
                                  loaded["scenario_state"], extras, prefix)
     if problems:
         raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")

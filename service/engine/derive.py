@@ -163,7 +163,7 @@ def update_awards(ctx, s: State, routes_changed: bool) -> Optional[dict[int, tup
         if holder != s.longest_road_holder:
             ctx.emit("award", award="longest_road", **{"from": s.longest_road_holder, "to": holder})
             s.longest_road_holder = holder
-    army = largest_army(s, s.largest_army_holder)
+    army = ctx.scenario.army_award(s, s.largest_army_holder)
     if army != s.largest_army_holder:
         ctx.emit("award", award="largest_army", **{"from": s.largest_army_holder, "to": army})
         s.largest_army_holder = army

@@ -129,6 +129,14 @@ class Hooks(Protocol):
     def gold_entitlement(self, terrain: str, kind: str) -> int:
         """How many free-choice picks a building of ``kind`` on a producing ``terrain`` hex gets."""
 
+    def idle_hexes(self, state: "State") -> Any:
+        """Hexes that produce nothing on a roll besides the robber's (a piece of the module standing on
+        them): a collection of hexes, read once per production roll."""
+
+    def army_award(self, state: "State", holder: Optional[int]) -> Optional[int]:
+        """Who holds the Largest Army card after an action, given its holder before (BASE-LA-1..3); a
+        game without the card answers None."""
+
     def route_pieces(self, state: "State", player: int) -> list[tuple[Any, str]]:
         """The pieces that count for ``player``'s longest road / trade route: ``[(edge, kind)]``."""
 

@@ -73,8 +73,9 @@ def gold_entitlement(state: State, graph, scenario) -> dict[int, int]:
         return {}
     total = state.last_roll[0] + state.last_roll[1]
     out: dict[int, int] = {}
+    idle = scenario.idle_hexes(state)
     for h, tile in state.hexes.items():
-        if tile.number != total or h == state.robber:
+        if tile.number != total or h == state.robber or h in idle:
             continue
         for nid in graph.hex_node_ids.get(h, ()):
             b = state.buildings.get(graph.nodes[nid])

@@ -54,8 +54,9 @@ def produce(ctx: Ctx, s: State, total: int) -> None:
     gnodes, hex_node_ids, buildings, robber = g.nodes, g.hex_node_ids, s.buildings, s.robber
     owed: dict[str, dict[int, int]] = {}                  # resource -> player -> cards
     gold: dict[int, int] = {}
+    idle = ctx.scenario.idle_hexes(s)                      # a module's pieces that stop production
     for h, tile in s.hexes.items():
-        if tile.number != total or h == robber:            # BASE-PROD-1, BASE-ROBBER-5
+        if tile.number != total or h == robber or h in idle:   # BASE-PROD-1, BASE-ROBBER-5
             continue
         res = RESOURCE_OF.get(tile.terrain)                # BASE-PROD-3: desert and sea never produce
         for nid in hex_node_ids.get(h, ()):

@@ -9,6 +9,8 @@ the hooks). The engine calls the hooks; it never asks *which* scenario it is pla
 - ``check(ctx)``: extra violations of a proposed action (set-up areas, front coast, ...);
 - ``after_action(ctx, s)``: reactions once an action is applied (special VP, discovery, treasures);
 - ``produce(ctx, s, roll)``: production of a roll (gold fields, dragons, cargo loss...);
+- ``idle_hexes(state)``: hexes that produce nothing on a roll besides the robber's;
+- ``army_award(state, holder)``: who holds the Largest Army card (a game without it: nobody);
 - ``route_pieces(state, player)``: which pieces count for the longest route;
 - ``vp_extra(state, player)``: VP sources beyond buildings, cards and awards;
 - ``end_condition(state)``: an immediate end of game other than the VP target (R-003);
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional
 
+from ..derive import largest_army
 from ..geometry import Edge, Hex, Node, hex_distance, hex_neighbours
 from ..mapgraph import LAND, RESOURCES
 from ..module import ActionSpec, Composition, EventSpec, OptionSpec, compose
@@ -293,6 +296,14 @@ class Scenario:
     def gold_entitlement(self, terrain: str, kind: str) -> int:
         """How many free-choice picks a building on a producing hex of ``terrain`` gets (SEA-024)."""
         return 0
+
+    def idle_hexes(self, state: State) -> Any:
+        """Hexes that produce nothing on a roll besides the robber's: none in the base game."""
+        return ()
+
+    def army_award(self, state: State, holder: Optional[int]) -> Optional[int]:
+        """The Largest Army card's holder after an action (BASE-LA-1..3)."""
+        return largest_army(state, holder)
 
     def route_pieces(self, state: State, player: int) -> list[tuple[Edge, str]]:
         out = [(e, "road") for e, p in state.roads.items() if p == player]
