@@ -220,8 +220,37 @@ def render_view():
             headers["X-Violations"] = ",".join(v.rule for v in verdict.violations)
     svg = state_svg(state, **options)
     if fmt == "png":
-        return Response(png_of(svg), mimetype="image/png", headers=headers)
+        return Response(render_png(svg, state.hexes, req["size"]), mimetype="image/png", headers=headers)
     return Response(svg, mimetype="image/svg+xml", headers=headers)
+
+
+def render_png(svg: str, hexes, size: float) -> bytes:
+    """The PNG of ``svg``: from the picture cache when the same picture was drawn before; else, within
+    the area and time limits (``service/render/cache.py``; a 422 naming ``/size`` with the largest size
+    that fits when over), drawn and kept."""
+    from ..render import cache as pictures
+    key = pictures.key_of(svg, "png")
+    hit = pictures.get(key)
+    if hit is not None:
+        return hit
+    if pictures.area(hexes, size) > pictures.MAX_AREA:
+        best = pictures.largest_size(hexes, size, lambda s: pictures.area(hexes, s) <= pictures.MAX_AREA)
+        w, h = pictures.picture_size(hexes, size)
+        raise invalid([{"pointer": "/size", "detail":
+                        f"a PNG of this board at size {size:g} would be {w} x {h} pixels, over the "
+                        f"{pictures.MAX_AREA:,} pixels a picture may have; at most size {best:g} "
+                        f"(or ask for format svg)"}], "the render request")
+    shapes = svg.count("<")
+    if pictures.png_seconds(hexes, size, shapes) > pictures.PNG_BUDGET_SECONDS:
+        best = pictures.largest_size(
+            hexes, size, lambda s: pictures.png_seconds(hexes, s, shapes) <= pictures.PNG_BUDGET_SECONDS)
+        raise invalid([{"pointer": "/size", "detail":
+                        f"a PNG of this board at size {size:g} would take longer to draw than the "
+                        f"{pictures.PNG_BUDGET_SECONDS:g} s a picture may take; at most size {best:g} "
+                        f"(or ask for format svg)"}], "the render request")
+    png = png_of(svg)
+    pictures.put(key, png)
+    return png
 
 
 @tools.get("/")

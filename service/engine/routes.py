@@ -15,7 +15,7 @@ from .state import State
 
 
 #: Bound of the route memo (entries, one per board, player network and building layout; the oldest entry
-#: goes first) and of the interned building keys.
+#: goes first) and of the interned building keys; both are bounded in bytes too (``memo.MEMO_BYTES``).
 MEMO_SIZE = 8192
 
 
@@ -41,7 +41,7 @@ def route_context(state: State, graph: MapGraph) -> tuple[dict[int, int], frozen
     same = _BUILDING_KEYS.get(key)
     if same is not None:
         return owners, same
-    bounded_put(_BUILDING_KEYS, key, key, MEMO_SIZE)
+    bounded_put(_BUILDING_KEYS, key, key, MEMO_SIZE, nbytes=256 + 150 * len(key))
     return owners, key
 
 
@@ -117,7 +117,7 @@ def route_of(graph: MapGraph, player: int, eids: list[int], owners: dict[int, in
     if hit is not None:
         return hit[0], list(hit[1])
     n, path = _longest_route(owners, graph, player, eids)
-    bounded_put(_MEMO, key, (n, tuple(path)), MEMO_SIZE)
+    bounded_put(_MEMO, key, (n, tuple(path)), MEMO_SIZE, nbytes=300 + 40 * len(eids) + 8 * len(path))
     return n, path
 
 
