@@ -19,12 +19,12 @@ log = logging.getLogger("seafarers")
 
 
 def _memory_bounds(config: Any) -> None:
-    """The per-process memos' byte bound (``MEMO_MB`` per memo, 16 by default) and the rendered-picture
+    """The per-process memos' byte bound (``MEMO_MB`` per memo, 8 by default) and the rendered-picture
     cache's (``RENDER_CACHE_MB``, 16): one process-wide setting each, taken from the configuration, then
     the environment."""
     from ..engine import memo
     from ..render import cache as render_cache
-    memo.MEMO_BYTES = int(float(config.get("MEMO_MB", os.environ.get("MEMO_MB", "16"))) * (1 << 20))
+    memo.MEMO_BYTES = int(float(config.get("MEMO_MB", os.environ.get("MEMO_MB", "8"))) * (1 << 20))
     render_cache.resize(int(float(config.get("RENDER_CACHE_MB", os.environ.get("RENDER_CACHE_MB", "16")))
                             * (1 << 20)))
 

@@ -26,7 +26,7 @@ from typing import Any, Hashable, Optional
 #: The default bound: entries kept before the oldest goes.
 MEMO_SIZE = 8192
 #: The default bound in bytes, per memo (the service may set it from its configuration at start-up).
-MEMO_BYTES = 16 << 20
+MEMO_BYTES = 8 << 20
 
 _getsizeof = sys.getsizeof
 _SAMPLE = 8                 # a container longer than twice this is measured by its first items

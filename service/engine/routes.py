@@ -711,16 +711,16 @@ def _parity_bound(links: list, at: dict[int, list[tuple[int, int, int]]], odd: l
         if weight + shortest[(rest + 1) // 2] >= lightest[0]:
             return False
         low = todo & -todo
-        u = low.bit_length() - 1
         if free_ends and search(oddm, ends | low, free_ends - 1, dropped, weight):
             return True
-        for bit, w, ln in at[u]:
-            if dropped & bit or loops & bit:
+        for bit, flip, ln in drops[low.bit_length() - 1]:
+            if dropped & bit:
                 continue
-            if search(oddm ^ low ^ (1 << w), ends, free_ends, dropped | bit, weight + ln):
+            if search(oddm ^ flip, ends, free_ends, dropped | bit, weight + ln):
                 return True
         return False
 
+    drops = {u: [(bit, (1 << u) ^ (1 << w), ln) for bit, w, ln in lst if not loops & bit] for u, lst in at.items()}
     search(oddm, ends, free_ends, 0, 0)
     if budget[0] < 0:
         return size - least
@@ -814,16 +814,17 @@ def _longest_ends(links: list, at: dict[int, list[tuple[int, int, int]]], odd: l
         if size - weight - shortest[(rest + 1) // 2] < best[0]:
             return False
         low = todo & -todo
-        u = low.bit_length() - 1
         if free_ends and search(parity, ends | low, free_ends - 1, dropped, weight):
             return True
-        for bit, w, ln in at[u]:
-            if dropped & bit or loops & bit:
+        for bit, flip, ln in drops[low.bit_length() - 1]:
+            if dropped & bit:
                 continue
-            if search(parity ^ low ^ (1 << w), ends, free_ends, dropped | bit, weight + ln):
+            if search(parity ^ flip, ends, free_ends, dropped | bit, weight + ln):
                 return True
         return False
 
+    # per node, the links it may leave out: (link bit, the parity change, length); loops change nothing
+    drops = {u: [(bit, (1 << u) ^ (1 << w), ln) for bit, w, ln in lst if not loops & bit] for u, lst in at.items()}
     search(oddm, 0, 2, 0, 0)
     if steps[0] < 0:
         return None

@@ -19,13 +19,13 @@ from typing import Optional
 
 from ..engine.memo import ByteLRU
 
-#: The largest picture drawn, in pixels (width x height): 4 megapixels.
-MAX_AREA = 4_000_000
+#: The largest picture drawn, in pixels (width x height): 2.5 megapixels (about 1,600 x 1,550).
+MAX_AREA = 2_500_000
 #: Estimated seconds to draw a PNG: per megapixel and per thousand shapes (measured with cairosvg on the
 #: 2-core machine the figures in the README come from; conservative), and the budget a request may use.
 PNG_SECONDS_PER_MEGAPIXEL = 0.08
 PNG_SECONDS_PER_KILOSHAPE = 0.15
-PNG_BUDGET_SECONDS = 1.0
+PNG_BUDGET_SECONDS = 0.5
 
 _CACHE = ByteLRU(16 << 20)
 
