@@ -11,7 +11,9 @@ import pytest
 from service.api import create_app
 from service.api.codec import dump_state
 from service.api.errors import Problem
-from service.api.schemas import ACTION_FIELDS
+from service.api.compose import union_action_fields
+
+ACTION_FIELDS = union_action_fields()
 from service.api.service import judge, parse_action, parse_state
 
 from .helpers import hand, hexes, radius_board, state

@@ -10,7 +10,10 @@ from marshmallow import Schema, fields
 from openapi_spec_validator import validate as validate_spec
 
 from service.api.codec import dump_state
-from service.api.schemas import ACTION_FIELDS, StateSchema
+from service.api.compose import union_action_fields
+from service.api.schemas import StateSchema
+
+ACTION_FIELDS = union_action_fields()
 from service.engine.geometry import CORNER_NAMES, SIDE_NAMES
 from service.engine.mapgraph import RESOURCES, TERRAINS
 from service.engine.scenarios import get_scenario

@@ -19,7 +19,7 @@ from ..engine.core import Action
 from ..engine.derive import derive
 from ..engine.mapgraph import MapGraph
 from ..engine.referee import adjudicate
-from ..engine.scenarios import get_scenario
+from ..engine.scenarios import scenario_of
 from ..engine.state import State
 from .codec import dump_state
 
@@ -107,7 +107,7 @@ def replay(state: State, actions: list[Action], graph: MapGraph, *, on_illegal: 
     same position. Each step records its index, type, player, legality, and (as asked) the digest of
     the position after it and its events.
     """
-    scen = get_scenario(state.scenario)
+    scen = scenario_of(state)
     out = Replay()
     cur = state
     for i, a in enumerate(actions):
@@ -138,7 +138,7 @@ def replay(state: State, actions: list[Action], graph: MapGraph, *, on_illegal: 
 
 def replay_json(r: Replay, initial: State, graph: MapGraph, action_json, *, digests: str, with_derived: bool,
                 total: int) -> dict[str, Any]:
-    scen = get_scenario(r.final.scenario)
+    scen = scenario_of(r.final)
     fi = None
     if r.first_illegal is not None:
         before = r.first_illegal["state_before"]

@@ -14,7 +14,8 @@ from ..engine.core import Action
 from ..engine.mapgraph import RESOURCES, TERRAINS
 from ..engine.scenarios import SCENARIOS
 from ..engine.state import DEV_CARDS, PHASES, SCHEMA_VERSION
-from .fastload import compile_schema, load_or_schema
+from .compose import ACTIONS, all_action_types
+from .fastload import load_or_schema
 from .fields import (_CORNER_SHIFT, _SIDE_SHIFT, BoundedDict, BoundedList, Cards, EdgeCoord, HexCoord, NodeCoord,
                      PlayerKeyed, StrictBool, StrictInt, _coord_pair, _fast_coord, _int)
 
@@ -225,92 +226,10 @@ class StateSchema(Base):
 
 
 # -- actions ------------------------------------------------------------------------------------------
+# Each action type's fields are declared by the rule module that owns it (``ActionSpec``); ``compose.py``
+# builds the schemas per scenario from those declarations.
 
-ACTION_FIELDS: dict[str, dict[str, fields.Field]] = {
-    "build_settlement": {"node": NodeCoord(required=True)},
-    "build_city": {"node": NodeCoord(required=True)},
-    "build_road": {"edge": EdgeCoord(required=True)},
-    "build_ship": {"edge": EdgeCoord(required=True)},
-    "roll": {"dice": BoundedList(StrictInt(validate=validate.Range(1, 6)), load_default=None, allow_none=True,
-                                 min_length=2, max_length=2)},
-    "discard": {"resources": Cards(required=True)},
-    "move_robber": {"hex": HexCoord(required=True),
-                    "steal_from": StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, 3)),
-                    "card": fields.String(load_default=None, allow_none=True, validate=validate.OneOf(RESOURCES))},
-    "buy_development_card": {"card": fields.String(load_default=None, allow_none=True,
-                                                   validate=validate.OneOf(DEV_CARDS)),
-                             # GOLD-011: the price paid where a scenario offers two (grain + 1 gold, or 2 gold)
-                             "price": fields.String(load_default=None, allow_none=True,
-                                                    validate=validate.OneOf(("grain", "gold")))},
-    "play_year_of_plenty": {"resources": Cards(required=True)},
-    "play_monopoly": {"resource": fields.String(required=True, validate=validate.OneOf(RESOURCES))},
-    "maritime_trade": {"give": Cards(fill=False, required=True), "get": Cards(fill=False, required=True)},
-    "domestic_trade": {"partner": StrictInt(required=True, validate=validate.Range(0, 3)),
-                       "give": Cards(RESOURCES + DEV_CARDS + ("gold",), fill=False, required=True),
-                       "get": Cards(RESOURCES + DEV_CARDS + ("gold",), fill=False, required=True),
-                       "accepted": StrictBool(required=True)},
-    "end_turn": {},
-    "move_ship": {"from": EdgeCoord(required=True, data_key="from", attribute="from"),
-                  "to": EdgeCoord(required=True)},
-    "choose_gold": {"resources": Cards(RESOURCES + ("gold",), fill=False, required=True)},
-}
-ACTION_FIELDS["move_pirate"] = dict(ACTION_FIELDS["move_robber"])
-# GOLD: mobile ships named by id, sailing a path of spaces (R-031), loading and unloading gold, gold trades.
-ACTION_FIELDS["sail_ship"] = {
-    "ship": StrictInt(required=True, validate=validate.Range(0, 10_000)),
-    "path": BoundedList(EdgeCoord(), required=True, min_length=1, max_length=4),
-    "extend": fields.String(load_default=None, allow_none=True, validate=validate.OneOf(("wool", "cargo"))),
-}
-ACTION_FIELDS["load_gold"] = {"ship": StrictInt(required=True, validate=validate.Range(0, 10_000)),
-                              "amount": StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, 100))}
-ACTION_FIELDS["unload_gold"] = dict(ACTION_FIELDS["load_gold"])
-ACTION_FIELDS["gold_trade"] = {"give": Cards(RESOURCES + ("gold",), fill=False, required=True),
-                               "get": Cards(RESOURCES + ("gold",), fill=False, required=True)}
-ACTION_FIELDS["play_knight"] = {
-    **ACTION_FIELDS["move_robber"],
-    "target": fields.String(load_default="robber", validate=validate.OneOf(("robber", "pirate"))),
-}
-
-
-class RoadBuildingPiece(Base):
-    kind = fields.String(required=True, validate=validate.OneOf(("road", "ship")))
-    edge = EdgeCoord(required=True)
-
-
-ACTION_FIELDS["play_road_building"] = {
-    "pieces": BoundedList(fields.Nested(RoadBuildingPiece), required=True, min_length=1, max_length=2),
-}
-# A New World: a harbour token placed face down on a sea hex, facing the coast edge named (R-020).
-ACTION_FIELDS["place_harbor"] = {"edge": EdgeCoord(required=True)}
-# Greater Catan: the mainland hexes a placement's small-island tokens are taken from, in trigger order
-# (R-026); optional, the first allowed hex being the default.
-for _t in ("build_road", "build_ship", "move_ship", "play_road_building"):
-    ACTION_FIELDS[_t]["token_from"] = BoundedList(HexCoord(), load_default=None, allow_none=True, max_length=4)
-
-class Discovery(Base):
-    """R-006: what was turned over on an unexplored space, when the table reports it (Oceans)."""
-    terrain = fields.String(required=True, validate=validate.OneOf(sorted(TERRAINS - {"frame", "unknown"})))
-    number = StrictInt(load_default=None, allow_none=True, validate=validate.Range(2, 12))
-
-
-for _t in ("build_road", "build_ship", "move_ship", "play_road_building"):
-    ACTION_FIELDS[_t]["discoveries"] = BoundedList(fields.Nested(Discovery), load_default=None, allow_none=True,
-                                                   max_length=12)
-
-ACTION_TYPES = tuple(sorted(ACTION_FIELDS))
-
-
-def _action_schema(type_: str, flds: dict[str, fields.Field]) -> type[Schema]:
-    attrs = {
-        "type": fields.String(required=True, validate=validate.Equal(type_)),
-        "player": StrictInt(required=True, validate=validate.Range(0, MAX_PLAYERS - 1)),
-        **{k: f for k, f in flds.items()},
-    }
-    return type(f"{type_.title().replace('_', '')}Action", (Base,), attrs)
-
-
-ACTION_SCHEMAS = {t: _action_schema(t, f)() for t, f in ACTION_FIELDS.items()}
-_ACTION_LOADERS = {t: compile_schema(s) for t, s in ACTION_SCHEMAS.items()}
+ACTION_TYPES = all_action_types()
 
 
 def _exactly_one_kind(cards: dict[str, int], path: str) -> None:
@@ -319,19 +238,44 @@ def _exactly_one_kind(cards: dict[str, int], path: str) -> None:
         raise ValidationError({path: ["must name exactly one resource type with a positive count"]})
 
 
-def load_action(data: Any) -> Action:
+def _word_foreign_fields(messages: Any, type_: str, scenario: str) -> Any:
+    """An unknown field that another scenario's modules declare for this action type is named as such."""
+    if not isinstance(messages, dict):
+        return messages
+    others = {k for s in SCENARIOS.values() for k in (s.composition.actions.get(type_).fields
+                                                       if type_ in s.composition.actions else ())}
+    return {k: ([f"{k!r} has no meaning in scenario {scenario!r}; leave it out"]
+                if v == ["Unknown field."] and k in others else v) for k, v in messages.items()}
+
+
+def load_action(data: Any, scenario: str = "base") -> Action:
+    """An action of ``scenario``'s game, loaded by the schema its modules declare for its type."""
     if not isinstance(data, dict):
         raise ValidationError("must be an object with a 'type'")
     t = data.get("type")
-    if not isinstance(t, str) or t not in ACTION_SCHEMAS:
-        raise ValidationError({"type": [f"unknown action type {t!r} (one of {', '.join(ACTION_TYPES)})"]})
-    loaded = load_or_schema(ACTION_SCHEMAS[t], _ACTION_LOADERS[t], data)
+    got = ACTIONS.get(scenario, t) if isinstance(t, str) else None
+    if got is None:
+        known = ACTION_TYPES if not isinstance(t, str) or t not in ACTION_TYPES else SCENARIOS[scenario].action_types()
+        where = "" if known is ACTION_TYPES else f" in scenario {scenario!r}"
+        raise ValidationError({"type": [f"unknown action type {t!r}{where} (one of {', '.join(sorted(known))})"]})
+    try:
+        loaded = load_or_schema(got[0], got[1], data)
+    except ValidationError as e:
+        raise ValidationError(_word_foreign_fields(e.messages, t, scenario)) from None
     if t == "maritime_trade":
         _exactly_one_kind(loaded["give"], "give")
         _exactly_one_kind(loaded["get"], "get")
     player = loaded.pop("player")
     loaded.pop("type")
     return Action(t, player, loaded)
+
+
+class NewGameSchema(Base):
+    """A new game: ``POST /v1/games`` and a replay's ``new_game`` (one schema, one engine entry point)."""
+    scenario = fields.String(load_default="base", validate=validate.OneOf(tuple(SCENARIOS)))
+    players = StrictInt(required=True, validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS))
+    seed = StrictInt(load_default=0, validate=validate.Range(0, 2**64 - 1))
+    options = BoundedDict(max_keys=30, load_default=dict)
 
 
 class AdjudicateRequest(Base):

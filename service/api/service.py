@@ -12,12 +12,12 @@ import orjson
 from marshmallow import ValidationError
 
 from ..cache import GraphCache
-from ..engine.consistency import check_state
+from ..engine.consistency import check_state, declared_problems
 from ..engine.core import Action
 from ..engine.mapgraph import MapGraph
 from ..engine.memo import bounded_put
 from ..engine.referee import UnsupportedAction, Verdict, adjudicate
-from ..engine.scenarios import get_scenario
+from ..engine.scenarios import GameRefused, get_scenario, scenario_of, start_game
 from ..engine.state import State
 from .codec import ENCODE, Inconsistent, board_text, build_state, dump_board, dump_state
 from .errors import Problem
@@ -25,8 +25,6 @@ from .fastload import Fallback, compile_schema, load_or_schema
 from .schemas import StateSchema, load_action, pointerize
 
 _STATE_SCHEMA = StateSchema()
-#: Optional action fields that only some scenarios use (Scenario.action_options).
-SCENARIO_OPTIONS = ("price", "token_from", "discoveries")
 _LOAD_STATE = compile_schema(_STATE_SCHEMA)   # one pass for a valid state; the schema words any error
 _LOAD_STATE_WITHOUT_BOARD = compile_schema(StateSchema(exclude=("board",)))
 _STATE_KEYS = frozenset(f.data_key or n for n, f in _STATE_SCHEMA.load_fields.items())
@@ -62,12 +60,16 @@ def parse_state(raw: Any, cache: GraphCache, prefix: str = "/state") -> tuple[St
             loaded = load_or_schema(_STATE_SCHEMA, _LOAD_STATE, raw)
     except ValidationError as e:
         raise invalid(pointerize(e.messages, prefix), "the state") from None
+    problems = declared_problems(get_scenario(loaded["scenario"]), loaded["scenario_state"],
+                                 [p.get("extra", {}) for p in loaded["players"]], prefix)
+    if problems:
+        raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")
     try:
         state, where = build_state(loaded, prefix)
     except Inconsistent as e:
         raise invalid([{"pointer": p, "detail": r} for p, r in e.problems], "the state") from None
     graph = cache.get(state.terrain_map())
-    problems = check_state(state, graph, get_scenario(state.scenario), where)
+    problems = check_state(state, graph, scenario_of(state), where)
     if problems:
         raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")
     if board is None and board_key is not None:
@@ -95,9 +97,17 @@ def _known_board(raw_board: Any) -> tuple[Optional[bytes], Optional[dict[str, An
 
 
 
+def started(req: dict[str, Any], prefix: str) -> State:
+    """A new game from a loaded :class:`~.schemas.NewGameSchema` (``scenarios.start_game``), or a 422."""
+    try:
+        return start_game(req["scenario"], req["players"], req["seed"], req["options"])
+    except GameRefused as e:
+        raise invalid([{"pointer": f"{prefix}/{k}", "detail": why} for k, why in e.problems]) from None
+
+
 def parse_action(raw: Any, state: State, prefix: str = "/action") -> Action:
     try:
-        action = load_action(raw)
+        action = load_action(raw, state.scenario)
     except ValidationError as e:
         raise invalid(pointerize(e.messages, prefix), "the action") from None
     if action.player >= state.num_players:
@@ -108,21 +118,11 @@ def parse_action(raw: Any, state: State, prefix: str = "/action") -> Action:
         v = action.get(key)
         if v is not None and v >= state.num_players:
             raise invalid([{"pointer": f"{prefix}/{key}", "detail": f"player {v} does not exist"}], "the action")
-    scen = get_scenario(state.scenario)
-    if action.type not in scen.action_types():
-        raise invalid([{"pointer": f"{prefix}/type",
-                        "detail": f"action {action.type!r} does not exist in scenario {state.scenario!r}"}],
-                      "the action")
-    for key in SCENARIO_OPTIONS:
-        if action.get(key) is not None and key not in scen.action_options:
-            raise invalid([{"pointer": f"{prefix}/{key}",
-                            "detail": f"{key!r} has no meaning in scenario {state.scenario!r}; leave it out"}],
-                          "the action")
     return action
 
 
 def judge(state: State, action: Optional[Action], graph: MapGraph) -> Verdict:
-    scen = get_scenario(state.scenario)
+    scen = scenario_of(state)
     if action is None:
         from ..engine.derive import derive
         return Verdict(True, [], state, [], derive(state, graph, scen))

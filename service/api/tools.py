@@ -12,14 +12,14 @@ from flask import Blueprint, Response, current_app, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from ..engine.legal import action_json, legal_actions
-from ..engine.scenarios import SCENARIOS, get_scenario
+from ..engine.scenarios import scenario_of
 from .body import read_json
 from .codec import ENCODE
 from .errors import Problem
 from .replay import DIGESTS, ON_ILLEGAL, replay, replay_json
 from .fields import StrictBool, StrictNumber
-from .schemas import StrictInt, pointerize
-from .service import invalid, parse_action, parse_state
+from .schemas import NewGameSchema, StrictInt, pointerize
+from .service import invalid, parse_action, parse_state, started
 
 tools = Blueprint("tools", __name__)
 
@@ -40,23 +40,12 @@ def load(schema: Schema, data: Any) -> dict:
         raise invalid(pointerize(e.messages, "")) from None
 
 
-class NewGameSpec(Schema):
-    class Meta:
-        unknown = RAISE
-
-    scenario = fields.String(load_default="base", validate=validate.OneOf(tuple(SCENARIOS)))
-    players = StrictInt(required=True, validate=validate.Range(2, 4))
-    seed = StrictInt(load_default=0, validate=validate.Range(0, 2**64 - 1))
-    options = fields.Dict(keys=fields.String(validate=validate.Length(max=60)), load_default=dict,
-                          validate=validate.Length(max=30))
-
-
 class ReplayRequest(Schema):
     class Meta:
         unknown = RAISE
 
     state = fields.Raw(load_default=None, allow_none=True)
-    new_game = fields.Nested(NewGameSpec, load_default=None, allow_none=True)
+    new_game = fields.Nested(NewGameSchema, load_default=None, allow_none=True)
     actions = fields.List(fields.Raw(), required=True, validate=validate.Length(max=MAX_REPLAY_ACTIONS))
     on_illegal = fields.String(load_default="stop", validate=validate.OneOf(ON_ILLEGAL))
     digests = fields.String(load_default="each", validate=validate.OneOf(DIGESTS))
@@ -71,15 +60,7 @@ def start_state(req: dict):
         raise invalid([{"pointer": "/state", "detail": "give exactly one of state or new_game"}])
     if req["state"] is not None:
         return parse_state(req["state"], cache)
-    ng = req["new_game"]
-    scen = get_scenario(ng["scenario"])
-    if not scen.has_map:
-        raise invalid([{"pointer": "/new_game/scenario",
-                        "detail": f"scenario {scen.id!r} has no map of its own; post a state"}])
-    if ng["players"] not in scen.players:
-        raise invalid([{"pointer": "/new_game/players",
-                        "detail": f"scenario {scen.id!r} is for {list(scen.players)} players"}])
-    state = scen.new_game(ng["players"], ng["seed"], ng["options"])
+    state = started(req["new_game"], "/new_game")
     return state, cache.get(state.terrain_map())
 
 
@@ -109,7 +90,7 @@ def legal_actions_view():
     if req["player"] is not None and req["player"] >= state.num_players:
         raise invalid([{"pointer": "/player",
                         "detail": f"player {req['player']} does not exist in a {state.num_players}-player game"}])
-    la = legal_actions(state, graph, get_scenario(state.scenario), req["player"])
+    la = legal_actions(state, graph, scenario_of(state), req["player"])
     return ok({"phase": state.phase, "current_player": state.current_player, **la.to_json()})
 
 
@@ -199,7 +180,7 @@ def render_view():
     if fmt not in ("svg", "png"):
         raise invalid([{"pointer": "/format", "detail": "must be svg or png"}])
     state, graph = parse_state(req["state"], current_app.extensions["graph_cache"])
-    scen = get_scenario(state.scenario)
+    scen = scenario_of(state)
     options: dict[str, Any] = {"size": req["size"], "show_coords": req["coords"], "show_frame": req["frame"]}
     headers: dict[str, str] = {}
     hl = req["highlight"] or {}

@@ -4,17 +4,16 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import ValidationError
 
-from ..engine.scenarios import SCENARIOS, get_scenario
+from ..engine.scenarios import SCENARIOS, scenario_of
 from ..engine.scenarios.components import check_components
 from .app import ROOT
 from .body import read_json
 from .codec import ENCODE, dump_state
 from .errors import Problem
-from .fields import BoundedDict
-from .schemas import StrictInt, pointerize
-from .service import invalid, judge, parse_action, parse_state, verdict_text
+from .schemas import NewGameSchema, pointerize
+from .service import invalid, judge, parse_action, parse_state, started, verdict_text
 
 blp = Blueprint("v1", __name__)
 
@@ -72,7 +71,7 @@ def adjudicate_view():
     extra = None
     if explaining:   # the reasoning of every derived value
         from ..engine.explain import explain
-        extra = {"explanations": explain(verdict.state if verdict.legal else state, graph, get_scenario(state.scenario))}
+        extra = {"explanations": explain(verdict.state if verdict.legal else state, graph, scenario_of(state))}
     return ok_text(verdict_text(verdict, extra))
 
 
@@ -91,7 +90,7 @@ def derive_view():
     out = {"derived": judge(state, None, graph).derived}
     if explaining:   # the reasoning of every derived value, as for /v1/adjudicate
         from ..engine.explain import explain
-        out["explanations"] = explain(state, graph, get_scenario(state.scenario))
+        out["explanations"] = explain(state, graph, scenario_of(state))
     return ok(out)
 
 
@@ -124,33 +123,11 @@ def scenario_check(sid: str):
                "problems": [{"rule": v.rule, "message": v.message, "path": v.path} for v in problems]})
 
 
-class NewGame(Schema):
-    class Meta:
-        unknown = RAISE
-
-    scenario = fields.String(load_default="base", validate=validate.OneOf(tuple(SCENARIOS)))
-    players = StrictInt(required=True, validate=validate.Range(2, 4))
-    seed = StrictInt(load_default=0, validate=validate.Range(0, 2**64 - 1))
-    options = BoundedDict(max_keys=30, load_default=dict)
-
-
 @blp.post("/v1/games")
 def new_game():
     try:
-        req = NewGame().load(body())
+        req = NewGameSchema().load(body())
     except ValidationError as e:
         raise invalid(pointerize(e.messages, "")) from None
-    scen = get_scenario(req["scenario"])
-    if not scen.has_map:
-        raise invalid([{"pointer": "/scenario", "detail": f"scenario {scen.id!r} has no map of its own; post a state"}])
-    if req["players"] not in scen.players:
-        raise invalid([{"pointer": "/players", "detail": f"scenario {scen.id!r} is for {list(scen.players)} players"}])
-    problems = scen.option_problems(req["options"], req["players"])
-    if problems:
-        raise invalid([{"pointer": "/options/" + k.replace("~", "~0").replace("/", "~1"), "detail": why}
-                       for k, why in problems])
-    try:
-        state = scen.new_game(req["players"], req["seed"], req["options"])
-    except ValueError as e:
-        raise invalid([{"pointer": "/options", "detail": str(e)}]) from None
+    state = started(req, "")
     return ok({"state": dump_state(state)}, 201)

@@ -6,7 +6,7 @@ of any scenario's map: a house map or a small test board is fine as long as it i
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .geometry import edge_str, node_str
 from .mapgraph import RESOURCES, MapGraph
@@ -19,6 +19,18 @@ Where = Callable[[str, tuple], str]
 
 #: Phases a turn reaches only through its roll (BASE-TURN-1): the 7 procedure, gold picks, the main phase.
 AFTER_ROLL = frozenset(("discard", "robber", "gold_choice", "main"))
+
+
+def declared_problems(scenario: "Scenario", scenario_state: Any, players: Any, prefix: str = "/state"
+                      ) -> list[tuple[str, str]]:
+    """The posted module data against the shapes the scenario's modules declare (``STATE``, ``PLAYER``):
+    an unknown key or a wrong shape is named by its pointer before any rule reads it."""
+    comp = scenario.composition
+    out = comp.state.problems(scenario_state, f"{prefix}/scenario_state")
+    if comp.player.fields:
+        for i, extra in enumerate(players):
+            out += comp.player.problems(extra, f"{prefix}/players/{i}")
+    return out
 
 
 def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Where) -> list[tuple[str, str]]:

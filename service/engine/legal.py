@@ -611,10 +611,10 @@ def _robber_ok(scen: "Scenario", pirate: bool):
     """The scenario's ``pirate_hex_ok`` / ``robber_hex_ok`` as (state, hex, tile) -> bool (the defaults read
     the tile's terrain)."""
     if pirate:
-        if getattr(scen.pirate_hex_ok, "__func__", None) is _BASE_PIRATE_OK:
+        if "pirate_hex_ok" not in scen.composition.hooks:
             return lambda state, h, t: t.terrain == "sea"
         return lambda state, h, t: scen.pirate_hex_ok(state, h)
-    if getattr(scen.robber_hex_ok, "__func__", None) is _BASE_ROBBER_OK:
+    if "robber_hex_ok" not in scen.composition.hooks:
         return lambda state, h, t: t.terrain in LAND
     return lambda state, h, t: scen.robber_hex_ok(state, h)
 
@@ -814,7 +814,10 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
     extra: dict[str, list[Action]] = {}
     for a in scenario.legal_candidates(state, graph, player):
         extra.setdefault(a.type, []).append(a)
-    plain = getattr(scenario.check, "__func__", None) is _BASE_CHECK
+    for fn in scenario.composition.candidates:      # the candidates a module's ActionSpec declares
+        for a in fn(state, graph, scenario, player):
+            extra.setdefault(a.type, []).append(a)
+    plain = "check" not in scenario.composition.hooks
     pos: Optional[_Pos] = None
     pl = state.players[player]
     main = state.phase == "main"
@@ -901,7 +904,7 @@ def _plan(scenario: "Scenario", state: State, player: int) -> list[tuple]:
     reads only the phase, the handler and the actor). Kept between calls for scenarios that replace no
     handler (then it depends on the types, the phase and whether ``player`` is the current player alone)."""
     types = scenario.action_types()
-    if getattr(scenario.handler, "__func__", None) is _BASE_HANDLER:
+    if not scenario.composition.own_handlers:
         key = (types, state.phase, player == state.current_player)
         plan = _PLANS.get(key)
         if plan is None:
@@ -917,14 +920,6 @@ def _plan(scenario: "Scenario", state: State, player: int) -> list[tuple]:
         if h is not None and _gate_open(state, h, player):
             plan.append(_entry(t, h, replaced))
     return plan
-
-
-def _scenario_defaults():
-    from .scenarios.base import Scenario
-    return Scenario.check, Scenario.handler, Scenario.robber_hex_ok, Scenario.pirate_hex_ok
-
-
-_BASE_CHECK, _BASE_HANDLER, _BASE_ROBBER_OK, _BASE_PIRATE_OK = _scenario_defaults()
 
 
 __all__ = ["LegalActions", "legal_actions", "violations_of", "is_legal", "players_to_act", "action_json",

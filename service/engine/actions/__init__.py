@@ -34,6 +34,8 @@ class Handler:
     wrong_phase: Optional[Callable[[Ctx], Optional[Violation]]] = None
 
 
+#: The engine's own handlers (the base game's and Seafarers' action types). A module's handlers are not
+#: registered here: its ``ActionSpec`` carries them (``module.py``).
 HANDLERS: dict[str, Handler] = {}
 
 
@@ -48,6 +50,18 @@ def handler(type_: str, phases: set[str], *, actor: str = "current", not_your_tu
     return register
 
 
+def own_handler(type_: str, phases: set[str], *, actor: str = "current", not_your_turn: str = "BASE-TURN-6",
+                changes_routes: bool = False,
+                wrong_phase: Optional[Callable[[Ctx], Optional[Violation]]] = None):
+    """Like :func:`handler`, for a module's own action type: the handler is kept on the class
+    (``cls.HANDLER``) for the module's ``ActionSpec``, not registered with the engine's."""
+    def make(cls):
+        cls.HANDLER = Handler(type_, frozenset(phases), cls.check, cls.apply, actor, not_your_turn, changes_routes,
+                              wrong_phase)
+        return cls
+    return make
+
+
 def load_all() -> dict[str, Handler]:
-    from . import build, dev, gold, robber, seafarers, setup, trade, turn  # noqa: F401  (registration)
+    from . import build, dev, robber, seafarers, setup, trade, turn  # noqa: F401  (registration)
     return HANDLERS

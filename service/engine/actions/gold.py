@@ -18,15 +18,15 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..bank import COSTS, cannot_pay, pay, shortfall, take, transfer
+from ..bank import COSTS, cannot_pay, pay, shortfall, take
 from ..core import Ctx, Violation, fmt_cards
 from ..geometry import Edge, Node, edge_str, node_str
 from ..mapgraph import RESOURCES
 from ..placement import road_connected, road_site
 from ..state import State
-from . import HANDLERS, Handler, handler
+from . import HANDLERS, Handler, own_handler
 from .dev import dev_wrong_phase, draw_card, may_play, pieces_in_turn, place_free_road, play_card
-from .trade import joined_coins, split_coins, unaccepted_violation
+from .trade import joined_coins, split_coins
 
 #: The gold part of each cost (GOLD-007..010); the cards are the base costs (BASE-COST-1..3, SEA-006).
 GOLD_COST = {"road": 1, "ship": 1, "settlement": 2, "city": 2}
@@ -293,7 +293,7 @@ def cut_off_violation(cut: tuple[int, int], edge: Edge, path: str) -> Violation:
 
 # -- trades with gold ----------------------------------------------------------------------------------
 
-@handler("gold_trade", {"main"}, not_your_turn="BASE-TRADE-9")
+@own_handler("gold_trade", {"main"}, not_your_turn="BASE-TRADE-9")
 class GoldTrade:
     """GOLD-016: 2 gold buy 1 resource card; GOLD-018: any 3 resource cards (mixed) buy 1 gold."""
     @staticmethod
@@ -354,7 +354,7 @@ def own_ship(ctx: Ctx) -> tuple[Optional[dict], list[Violation]]:
     return sh, []
 
 
-@handler("sail_ship", {"main"}, not_your_turn="GOLD-024")
+@own_handler("sail_ship", {"main"}, not_your_turn="GOLD-024")
 class SailShip:
     """Move one ship along a path of spaces: 2 a turn (GOLD-024), +2 for 1 wool (GOLD-025) or 2 gold of its
     own cargo (GOLD-026), at most one extension per ship and turn (R-033); not the turn it was built
@@ -423,7 +423,7 @@ def _amount(a, default: int) -> int:
     return default if n is None else int(n)
 
 
-@handler("load_gold", {"main"}, not_your_turn="GOLD-032")
+@own_handler("load_gold", {"main"}, not_your_turn="GOLD-032")
 class LoadGold:
     """GOLD-032 / R-032: docked at a gold island, a ship loads gold up to its hold of 4 (GOLD-030)."""
     @staticmethod
@@ -450,7 +450,7 @@ class LoadGold:
         ctx.emit("loaded_gold", player=ctx.action.player, ship=sh["id"], gold=n, cargo=sh.get("cargo", 0))
 
 
-@handler("unload_gold", {"main"}, not_your_turn="GOLD-031")
+@own_handler("unload_gold", {"main"}, not_your_turn="GOLD-031")
 class UnloadGold:
     """GOLD-031 / GOLD-023: docked at its own home, a ship unloads into its owner's gold."""
     @staticmethod

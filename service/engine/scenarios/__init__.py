@@ -1,15 +1,92 @@
-"""The scenario registry: every scenario the service knows, by id."""
+"""The scenario registry: every scenario the service knows, by id.
+
+Scenarios of ``service/engine/modules/`` register themselves: each package there lists its scenarios in
+``SCENARIOS`` (a tuple of instances), and is found by :func:`discover` with no edit anywhere else.
+"""
 from __future__ import annotations
 
-from .base import Scenario
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Optional
+
+from .base import Scenario, registered
 from .seafarers import Seafarers
 
 SCENARIOS: dict[str, Scenario] = {}
 
 
+@dataclass(frozen=True)
+class Expansion:
+    """A rule module a game switches on by an option (Cities & Knights: ``cities_and_knights: true``).
+
+    ``module`` is the module class, stacked above the scenario's own (its hooks call ``super()``, reaching
+    the scenario's); ``adjust(scenario)`` may give a further class for that scenario's own rules with the
+    expansion (GOLD with Cities & Knights), else None; ``refusal(scenario)`` the reason a scenario cannot be
+    played with it (a rule ID and why), else None. Declared by a package in ``EXPANSIONS``."""
+    option: str
+    module: type
+    doc: str
+    adjust: Callable[[Scenario], Optional[type]] = lambda scen: None
+    refusal: Callable[[Scenario], Optional[str]] = lambda scen: None
+
+
+EXPANSIONS: dict[str, Expansion] = {}
+_STACKED: dict[tuple, Scenario] = {}
+
+
 def register(s: Scenario) -> Scenario:
-    SCENARIOS[s.id] = s
+    """Add ``s`` to the registry, its declarations composed once (``base.registered``)."""
+    if s.id in SCENARIOS and type(SCENARIOS[s.id]) is not type(s):
+        raise ValueError(f"two scenarios with the id {s.id!r}")
+    SCENARIOS[s.id] = registered(s)
     return s
+
+
+def discover(package: str = "service.engine.modules") -> list[str]:
+    """Import every module package under ``package`` and register the scenarios and expansions it lists."""
+    found = []
+    pkg = importlib.import_module(package)
+    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+        mod = importlib.import_module(f"{package}.{info.name}")
+        for scen in getattr(mod, "SCENARIOS", ()):
+            register(scen)
+            found.append(scen.id)
+        for exp in getattr(mod, "EXPANSIONS", ()):
+            EXPANSIONS[exp.option] = exp
+    return found
+
+
+def expansions_on(options: Optional[Mapping[str, Any]]) -> tuple[Expansion, ...]:
+    """The expansions a game's options switch on, in option-name order."""
+    if not options or not EXPANSIONS:
+        return ()
+    return tuple(EXPANSIONS[k] for k in sorted(options) if k in EXPANSIONS and options[k] is True)
+
+
+def with_expansions(scen: Scenario, options: Optional[Mapping[str, Any]]) -> Scenario:
+    """The game's scenario: ``scen`` with the expansions its options switch on stacked above its modules
+    (composed once per scenario and set of expansions, then kept)."""
+    on = expansions_on(options)
+    if not on:
+        return scen
+    key = (scen.id, tuple(e.option for e in on))
+    got = _STACKED.get(key)
+    if got is None:
+        bases: list[type] = []
+        for e in on:
+            adj = e.adjust(scen)
+            bases += ([adj] if adj is not None else []) + [e.module]
+        cls = type(f"{type(scen).__name__}With{''.join(e.module.__name__ for e in on)}", (*bases, type(scen)),
+                   {"id": scen.id})
+        got = _STACKED[key] = registered(cls())
+    return got
+
+
+def scenario_of(state: Any) -> Scenario:
+    """The scenario a state is a game of: its ``scenario`` with the expansions its options switch on."""
+    scen = SCENARIOS[state.scenario]
+    return with_expansions(scen, state.options) if state.options and EXPANSIONS else scen
 
 
 register(Scenario())
@@ -36,7 +113,37 @@ for _s in (IntoTheDesert3(), IntoTheDesert4(), NewWorld3(), NewWorld4(), GreatCr
     register(_s)
 
 register(Gold())
+discover()
 
 
 def get_scenario(sid: str) -> Scenario:
     return SCENARIOS[sid]
+
+
+class GameRefused(ValueError):
+    """A new game that cannot start: ``problems`` are ``(field, reason)`` (field relative to the request)."""
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        super().__init__(problems[0][1])
+        self.problems = problems
+
+
+def start_game(scenario_id: str, players: int, seed: int, options: Optional[Mapping[str, Any]] = None) -> Any:
+    """A new game's state, or :class:`GameRefused` naming what stops it: a scenario with no map of its own,
+    a player count it is not for, an option it does not know or refuses, an option value its map cannot
+    take. The one way every endpoint starts a game."""
+    scen = SCENARIOS.get(scenario_id)
+    if scen is None:
+        raise GameRefused([("scenario", f"unknown scenario {scenario_id!r} (one of {', '.join(SCENARIOS)})")])
+    if not scen.has_map:
+        raise GameRefused([("scenario", f"scenario {scen.id!r} has no map of its own; post a state")])
+    if players not in scen.players:
+        raise GameRefused([("players", f"scenario {scen.id!r} is for {list(scen.players)} players")])
+    options = dict(options or {})
+    problems = scen.option_problems(options, players)
+    if problems:
+        raise GameRefused([("options/" + k.replace("~", "~0").replace("/", "~1"), why) for k, why in problems])
+    try:
+        return with_expansions(scen, options).new_game(players, seed, options)
+    except ValueError as e:
+        raise GameRefused([("options", str(e))]) from None

@@ -25,32 +25,21 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional
 
 from ..geometry import Edge, Hex, Node, hex_distance, hex_neighbours
 from ..mapgraph import LAND, RESOURCES
+from ..module import ActionSpec, Composition, OptionSpec, compose
 from ..rng import Rng
+from ..spec import EDGE, HEX, NODE, PLAYER, Bool, Cards, F, Int, List, Obj, Str
 from ..state import DEV_CARDS, Player, Setup, State, Tile, TurnFlags, empty_dev, empty_resources
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import Action, Ctx, Violation
 
 
-BASE_ACTIONS = (
-    "build_settlement", "build_road", "build_city", "roll", "discard", "move_robber",
-    "buy_development_card", "play_knight", "play_road_building", "play_year_of_plenty", "play_monopoly",
-    "maritime_trade", "domestic_trade", "end_turn",
-)
-
-_BASE_ACTION_SET = frozenset(BASE_ACTIONS)
-
-
-#: The hook methods a scenario may override (the published list; ``definition()`` reports which it does).
-HOOKS = (
-    "new_board", "initial_scenario_state", "action_types", "handler", "check", "after_action",
-    "after_production", "on_turn_end", "derived_extra", "gold_entitlement", "route_pieces", "vp_extra",
-    "end_condition", "robber_hex_ok", "pirate_hex_ok", "validate_state", "pieces_off_grid",
-)
-
-
 def flag_option(value: Any, players: int) -> bool:
     return type(value) is bool
+
+
+def _refusing(why: str) -> Callable[[Any, int], bool]:
+    return lambda value, players: value is False
 
 
 def player_option(value: Any, players: int) -> bool:
@@ -61,19 +50,66 @@ def hex_option(value: Any, players: int) -> bool:
     return type(value) is list and len(value) == 2 and all(type(x) is int for x in value)
 
 
-#: Options every scenario knows (``Scenario.option_specs``).
-_BASE_OPTIONS: dict[str, tuple[Callable[[Any, int], bool], str]] = {
-    "BASE-VAR-STRICT-PHASES": (flag_option, "true or false: no trade once the active player has built or bought "
-                               "this turn (BASE-TURN-4; the default is the combined phase, BASE-TURN-3)"),
-    "BASE-VAR-BANK-STRICT": (flag_option, "true or false: when the bank cannot pay a resource in full, nobody "
-                             "gets it even when only one player is owed it (BASE-PROD-4, BASE-ED-3)"),
-    "lr_broken_tie_holder_keeps": (flag_option, "true or false (default true): a holder whose road was broken "
-                                   "but is still tied for longest keeps the card (BASE-LR-8)"),
+# -- the base game's declarations ------------------------------------------------------------------------
+
+_ROBBER_FIELDS = {
+    "hex": F(HEX, required=True, doc="where the robber goes"),
+    "steal_from": F(PLAYER, nullable=True, doc="the player robbed (one with a building on the hex)"),
+    "card": F(Str(RESOURCES), nullable=True, doc="the card taken, as observed (else drawn by the seeded generator)"),
 }
+_HAND = Cards(RESOURCES, fill=True)
+_TRADE = Cards(RESOURCES)
+
+BASE_ACTION_SPECS = (
+    ActionSpec("build_settlement", {"node": F(NODE, required=True)}, "Build a settlement (or place a starting one)."),
+    ActionSpec("build_road", {"edge": F(EDGE, required=True)}, "Build a road (or place a starting one)."),
+    ActionSpec("build_city", {"node": F(NODE, required=True)}, "Upgrade a settlement to a city."),
+    ActionSpec("roll", {"dice": F(List(Int(1, 6), min_len=2, max_len=2), nullable=True,
+                                  doc="the two dice as rolled; left out, the seeded generator rolls")},
+               "The production roll."),
+    ActionSpec("discard", {"resources": F(_HAND, required=True)}, "Discard half the hand on a 7.", ranged=True),
+    ActionSpec("move_robber", dict(_ROBBER_FIELDS), "Move the robber after a 7 and rob."),
+    ActionSpec("buy_development_card",
+               {"card": F(Str(DEV_CARDS), nullable=True, doc="the card drawn, as observed")},
+               "Buy a development card."),
+    ActionSpec("play_knight", {**_ROBBER_FIELDS, "target": F(Str(("robber", "pirate")), default="robber",
+                                                             doc="what the knight moves")},
+               "Play a knight: move the robber and rob."),
+    ActionSpec("play_road_building",
+               {"pieces": F(List(Obj({"kind": F(Str(("road", "ship")), required=True),
+                                      "edge": F(EDGE, required=True)}), min_len=1, max_len=2), required=True)},
+               "Play Road Building: place up to two pieces for free."),
+    ActionSpec("play_year_of_plenty", {"resources": F(_HAND, required=True)},
+               "Play Year of Plenty: take two resources from the bank.", ranged=True),
+    ActionSpec("play_monopoly", {"resource": F(Str(RESOURCES), required=True)},
+               "Play Monopoly: every other player gives all cards of one resource."),
+    ActionSpec("maritime_trade", {"give": F(_TRADE, required=True), "get": F(_TRADE, required=True)},
+               "Trade with the bank at 4:1 or a harbour's rate (one kind given, one kind got)."),
+    ActionSpec("domestic_trade", {"partner": F(PLAYER, required=True),
+                                  "give": F(Cards(RESOURCES + DEV_CARDS), required=True),
+                                  "get": F(Cards(RESOURCES + DEV_CARDS), required=True),
+                                  "accepted": F(Bool(), required=True)},
+               "A trade between the active player and another, as agreed.", ranged=True),
+    ActionSpec("end_turn", {}, "End the turn."),
+)
+
+BASE_ACTIONS = tuple(a.type for a in BASE_ACTION_SPECS)
+
+BASE_OPTION_SPECS = (
+    OptionSpec("BASE-VAR-STRICT-PHASES", flag_option,
+               "true or false: no trade once the active player has built or bought this turn (BASE-TURN-4; the "
+               "default is the combined phase, BASE-TURN-3)"),
+    OptionSpec("BASE-VAR-BANK-STRICT", flag_option,
+               "true or false: when the bank cannot pay a resource in full, nobody gets it even when only one player "
+               "is owed it (BASE-PROD-4, BASE-ED-3)"),
+    OptionSpec("lr_broken_tie_holder_keeps", flag_option,
+               "true or false (default true): a holder whose road was broken but is still tied for longest keeps the "
+               "card (BASE-LR-8)"),
+)
 
 
 class Scenario:
-    """Defaults: the base game's components and rules (BASE-COMP-1..6, BASE-VP-1)."""
+    """The base game module, and the defaults of every hook (BASE-COMP-1..6, BASE-VP-1)."""
 
     id = "base"
     name = "Catan base game"
@@ -90,35 +126,50 @@ class Scenario:
     setup_rounds = 2           # BASE-SETUP-2/3
     has_map = True             # ships a map of its own, so POST /v1/games can start it
     coins = False              # gold coins as a currency beside the cards (GOLD), tradeable between players
-    #: Optional action fields only some scenarios give a meaning to (``price``, ``token_from``,
-    #: ``discoveries``): a request naming one in a scenario that does not use it is refused (422), never
-    #: silently ignored.
-    action_options: frozenset[str] = frozenset()
     #: Component tables per player count (``components.py`` documents the format); checked explicitly
     #: on game generation and on request, never before a verdict (R-001).
     component_tables: dict[int, dict] = {}
     component_rule: Optional[str] = None      # the rule ID a component mismatch cites (e.g. "SC01-007")
 
+    # -- declarations (module.py): the base game's ----------------------------------------------------
+    ACTIONS = BASE_ACTION_SPECS
+    OPTIONS = BASE_OPTION_SPECS
+    module_name = "base"
+
+    #: The declarations composed along this scenario's stack (set by :func:`registered`).
+    composition: Composition
+
     # -- options -------------------------------------------------------------------------------------
+    def all_options(self) -> dict[str, OptionSpec]:
+        """The options a game of this scenario may carry in ``State.options``: those its modules declare
+        (``OPTIONS``), and each expansion's switch where the scenario declares none of its own (a refused
+        one takes only false, with the rule that refuses it)."""
+        specs = dict(self.composition.options)
+        from . import EXPANSIONS
+        for name, exp in EXPANSIONS.items():
+            if name not in specs:
+                why = exp.refusal(self)
+                specs[name] = OptionSpec(name, _refusing(why) if why else flag_option,
+                                         f"true or false: {exp.doc}" + (f" (refused here: {why})" if why else ""))
+        return specs
+
     def option_specs(self) -> dict[str, tuple[Callable[[Any, int], bool], str]]:
-        """The options (variants, house rules, game-start choices) a game of this scenario may carry in
-        ``State.options``, by name: ``(accepts(value, players), what the value must be and does)``.
-        A scenario adding one extends the dict (``{**super().option_specs(), ...}``)."""
-        return dict(_BASE_OPTIONS)
+        """``{name: (accepts(value, players), what the value must be and does)}`` (:meth:`all_options`)."""
+        return {o.name: (o.accepts, o.doc) for o in self.all_options().values()}
 
     def option_problems(self, options: Mapping[str, Any], num_players: int) -> list[tuple[str, str]]:
         """``(name, reason)`` for every option this scenario does not know, or whose value it refuses: a
         misspelt or unsupported variant would otherwise change no verdict and say nothing."""
         if not options:              # the usual state: nothing to look up (this runs on every request)
             return []
-        specs = self.option_specs()
+        specs = self.all_options()
         out = []
         for name, value in options.items():
             spec = specs.get(name)
             if spec is None:
                 out.append((name, f"scenario {self.id!r} has no option {name!r} (it has {', '.join(sorted(specs))})"))
-            elif not spec[0](value, num_players):
-                out.append((name, f"{name!r} is {spec[1]}"))
+            elif not spec.accepts(value, num_players):
+                out.append((name, f"{name!r} is {spec.doc}"))
         return out
 
     # -- data for a new game -----------------------------------------------------------------------
@@ -159,19 +210,20 @@ class Scenario:
         """The full definition (``GET /v1/scenarios/{id}``): the summary plus map data, component tables
         and the hooks this scenario overrides."""
         from .components import describe_tables
-        hooks = sorted(n for n in HOOKS if getattr(type(self), n) is not getattr(Scenario, n))
+        c = self.composition
         return {**self.describe(), "component_rule": self.component_rule,
                 "component_tables": describe_tables(self.component_tables),
-                "maps": {str(n): m for n, m in sorted(self.maps().items())}, "hooks": hooks,
-                "options": {name: why for name, (_, why) in sorted(self.option_specs().items())}}
+                "maps": {str(n): m for n, m in sorted(self.maps().items())}, "hooks": sorted(c.hooks),
+                "options": {name: o.doc for name, o in sorted(self.all_options().items())}}
 
     # -- hooks -------------------------------------------------------------------------------------
     def action_types(self) -> frozenset[str]:
-        return _BASE_ACTION_SET
+        """The action types of this game (``ACTIONS`` along the stack, less ``WITHOUT_ACTIONS``)."""
+        return self._action_types
 
     def handler(self, action_type: str):
-        """A handler that replaces the engine's for ``action_type`` (e.g. GOLD's mobile ships), or None."""
-        return None
+        """The handler a module of the stack declares for ``action_type``, or None: the engine's own."""
+        return self.composition.handler(action_type)
 
     def check(self, ctx: "Ctx") -> list["Violation"]:
         """Violations the scenario adds once the engine's own checks pass."""
@@ -298,5 +350,16 @@ def standard_board(rng: Rng) -> dict[str, Any]:
     return {"hexes": hexes, "harbors": harbors, "robber": desert, "pirate": None}
 
 
-__all__ = ["Scenario", "BASE_ACTIONS", "standard_board", "hexagon", "ring", "deal_tokens", "no_adjacent_reds",
+def registered(scen: Scenario) -> Scenario:
+    """Fix a scenario's composition once, when it is registered: its declarations along the stack, the
+    hooks its modules implement, its action types."""
+    from ..actions import load_all
+    load_all()                      # the engine's own handlers, which a module's may build on
+    cls = type(scen)
+    cls.composition = compose(cls, Scenario)
+    cls._action_types = frozenset(cls.composition.actions)
+    return scen
+
+
+__all__ = ["Scenario", "registered", "BASE_ACTION_SPECS", "flag_option", "player_option", "hex_option", "BASE_ACTIONS", "standard_board", "hexagon", "ring", "deal_tokens", "no_adjacent_reds",
            "DEV_CARDS", "Node"]

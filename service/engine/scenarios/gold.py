@@ -32,7 +32,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional
 
 from ..geometry import Node, node_str
-from ..mapgraph import MapGraph
+from ..mapgraph import RESOURCES, MapGraph
+from ..module import ActionSpec, OptionSpec
+from ..spec import EDGE, NODE, PLAYER, Bool, Cards, F, Int, List, Obj, Str
 from ..state import State
 from .base import BASE_ACTIONS, flag_option
 from .components import harbor_row, hex_row, token_row
@@ -44,6 +46,43 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..core import Ctx, Violation
 
 GOLD_ACTIONS = BASE_ACTIONS + ("build_ship", "sail_ship", "load_gold", "unload_gold", "gold_trade")
+
+
+def _gold(name: str):
+    def get():
+        from ..actions import gold
+        return gold.replacement(name) or getattr(gold, name).HANDLER
+    return get
+
+
+_SHIP_ID = F(Int(0, 10_000), required=True, doc="the ship's id (scenario_state.ships)")
+_AMOUNT = F(Int(0, 100), nullable=True, doc="gold moved; left out: as much as possible")
+_COINS = Cards(RESOURCES + ("gold",))
+GOLD_ACTION_SPECS = (
+    ActionSpec("build_road", handler=_gold("build_road")),
+    ActionSpec("build_settlement", handler=_gold("build_settlement")),
+    ActionSpec("build_city", handler=_gold("build_city")),
+    ActionSpec("build_ship", handler=_gold("build_ship")),
+    ActionSpec("buy_development_card", {"price": F(Str(("grain", "gold")), nullable=True,
+                                                   doc="GOLD-011: the price paid (grain + 1 gold, or 2 gold)")},
+               handler=_gold("buy_development_card")),
+    ActionSpec("play_road_building", handler=_gold("play_road_building")),
+    ActionSpec("domestic_trade", {"give": F(Cards(RESOURCES + ("knight", "road_building", "year_of_plenty",
+                                                               "monopoly", "victory_point", "gold")), required=True),
+                                  "get": F(Cards(RESOURCES + ("knight", "road_building", "year_of_plenty",
+                                                              "monopoly", "victory_point", "gold")), required=True)}),
+    ActionSpec("sail_ship", {"ship": _SHIP_ID, "path": F(List(EDGE, min_len=1, max_len=4), required=True),
+                             "extend": F(Str(("wool", "cargo")), nullable=True,
+                                         doc="GOLD-025/026: extend the move to 4 spaces, paying wool or cargo")},
+               "Sail a mobile ship along a path of spaces (GOLD-024, R-031).", handler=_gold("SailShip")),
+    ActionSpec("load_gold", {"ship": _SHIP_ID, "amount": _AMOUNT}, "Load gold at a gold dock (GOLD-032).",
+               handler=_gold("LoadGold")),
+    ActionSpec("unload_gold", {"ship": _SHIP_ID, "amount": _AMOUNT}, "Unload gold at the ship's home (GOLD-031).",
+               handler=_gold("UnloadGold")),
+    ActionSpec("gold_trade", {"give": F(_COINS, required=True), "get": F(_COINS, required=True)},
+               "Trade with the bank: 2 gold for a card, 3 cards for a gold (GOLD-016, GOLD-018).",
+               handler=_gold("GoldTrade"), ranged=True),
+)
 START_GOLD = 8                     # GOLD-006 (10 with Cities & Knights, which waits for that expansion)
 LARGEST_FLEET_VP = 2               # GOLD-037
 LARGEST_FLEET_MIN = 2
@@ -105,7 +144,21 @@ class Gold(MappedScenario, Seafarers):
     ships = True
     pirate = False                                          # no pirate
     coins = True                                            # GOLD-005, R-042: gold coins
-    action_options = frozenset({"price"})                  # the development card's two prices
+    ACTIONS = GOLD_ACTION_SPECS
+    WITHOUT_ACTIONS = ("move_ship", "move_pirate", "choose_gold")
+    OPTIONS = (OptionSpec(CK_OPTION, flag_option,
+                          "true or false: play with Cities & Knights (GOLD-012..015, GOLD-017); true is refused until "
+                          "Cities & Knights exists here"),)
+    STATE = {
+        "front_coast": F(List(NODE, max_len=100), doc="R-035: the front-coast intersections, as tagged in the map data"),
+        "ships": F(List(Obj({"id": F(Int(0, 10_000), required=True), "player": F(PLAYER, required=True),
+                             "home": F(NODE, required=True), "edge": F(EDGE, required=True),
+                             "cargo": F(Int(0, 100)), "built": F(Bool()), "moved": F(Int(0, 100)),
+                             "extended": F(Bool())}), max_len=60),
+                   doc="GOLD-020: the mobile ships, each with its home and cargo"),
+        "largest_fleet": F(PLAYER, nullable=True, doc="GOLD-037: who holds Largest Fleet"),
+    }
+    module_name = "GOLD"
     has_map = True
     map_specs = {3: MAP_3P, 4: MAP_4P}
     component_rule = "GOLD-003"
@@ -115,11 +168,6 @@ class Gold(MappedScenario, Seafarers):
         3: {"hexes": hex_row(50, 1, 3, 3, 3, 2, 3, 3), "tokens": token_row(1, 1, 2, 2, 1, 2, 2, 1, 1, 1),
             "harbors": harbor_row(5, 3)},
     }
-
-    def option_specs(self):
-        return {**super().option_specs(),
-                CK_OPTION: (flag_option, "true or false: play with Cities & Knights (GOLD-012..015, GOLD-017); "
-                            "true is refused until Cities & Knights exists here")}
 
     # -- a new game ------------------------------------------------------------------------------------
     def new_game(self, num_players: int, seed: int, options: Optional[dict] = None) -> State:
@@ -143,13 +191,6 @@ class Gold(MappedScenario, Seafarers):
                 for n, spec in self.map_specs.items()}
 
     # -- hooks -----------------------------------------------------------------------------------------
-    def action_types(self) -> frozenset[str]:
-        return frozenset(GOLD_ACTIONS)
-
-    def handler(self, action_type: str):
-        from ..actions.gold import replacement
-        return replacement(action_type)
-
     def gold_entitlement(self, terrain: str, kind: str) -> int:
         return 0                                            # GOLD-004: gold hexes never produce
 

@@ -20,7 +20,8 @@ from typing import Any, Iterable, Mapping, Optional
 from ..core import Ctx, Violation
 from ..geometry import Edge, Hex, Node, edge_hexes, edge_nodes, hex_neighbours, hex_str, node_edges, node_hexes, node_str
 from ..islands import island_map, islands_of_node, land_components
-from ..mapgraph import LAND, RESOURCE_OF
+from ..mapgraph import LAND, RESOURCE_OF, TERRAINS
+from ..spec import F, Int, List, Obj, Str
 from ..rng import Rng
 from ..state import State, Tile
 from ..svp import award_svp
@@ -179,6 +180,13 @@ def award_first_on_island(ctx: Ctx, s: State, counted: set[str], first: int, fur
 
 
 # -- exploration of hidden hexes (Oceans; TDE1/TDE2 reuse it) -------------------------------------
+
+#: R-006: what was turned over on each unexplored space a placement reaches, when the table reports it
+#: (``ACTION_FIELDS`` of every module with exploration: the types that place a road or ship).
+DISCOVERIES = F(List(Obj({"terrain": F(Str(tuple(sorted(TERRAINS - {"frame", "unknown"}))), required=True),
+                          "number": F(Int(2, 12), nullable=True)}), max_len=12), nullable=True,
+                doc="R-006: the hexes turned over, in reveal order, as observed; left out, drawn from the piles")
+EXPLORING_ACTIONS = ("build_road", "build_ship", "move_ship", "play_road_building")
 
 
 def placed_edges(ctx: Ctx) -> list[Edge]:

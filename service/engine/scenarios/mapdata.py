@@ -43,6 +43,7 @@ from typing import Any, Mapping, Optional
 
 from ..geometry import Edge, Hex, canonical_edge, edge_hexes, hex_neighbours
 from ..mapgraph import LAND
+from ..module import OptionSpec
 from ..rng import Rng
 from ..state import Tile
 from .base import deal_tokens, hex_option
@@ -276,10 +277,8 @@ class MappedScenario:
             out["islands"] = {k: [list(h) for h in v] for k, v in board["regions"].items()}
         return out
 
-    def option_specs(self):
-        return {**super().option_specs(),  # type: ignore[misc]
-                "pirate": (hex_option, "[q, r]: the sea hex where the pirate starts when the map marks none "
-                           "(R-007)")}
+    OPTIONS = (OptionSpec("pirate", hex_option, "[q, r]: the sea hex where the pirate starts when the map marks "
+                          "none (R-007)"),)
 
     def new_game(self, num_players: int, seed: int, options: Optional[dict] = None):
         state = super().new_game(num_players, seed, options)  # type: ignore[misc]

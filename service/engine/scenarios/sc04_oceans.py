@@ -14,7 +14,7 @@ from typing import Any
 from ..core import Ctx, Violation
 from ..state import State
 from .components import harbor_row, hex_row, token_row
-from .hooks import discovery_violations, explore, mainland_of, setup_area_violations
+from .hooks import DISCOVERIES, EXPLORING_ACTIONS, discovery_violations, explore, mainland_of, setup_area_violations
 from .mapdata import MappedScenario, MapSpec, drawn_slots
 from .seafarers import Seafarers
 
@@ -62,7 +62,8 @@ class Oceans(MappedScenario, Seafarers):
     """The Oceans rules; ``rules`` names the rule IDs of the edition (III: SC04, IV: SC05)."""
 
     id = "SC04"
-    action_options = frozenset({"discoveries"})     # the revealed hexes may be given as observed
+    ACTION_FIELDS = {t: {"discoveries": DISCOVERIES} for t in EXPLORING_ACTIONS}  # revealed hexes as observed
+    module_name = "Oceans"
     name = "Oceans (3 players)"
     source = "seeds/002 Scenario 4"
     players = (3,)                                          # SC04-001

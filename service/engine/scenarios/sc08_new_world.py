@@ -23,10 +23,12 @@ from ..state import State, Tile
 from ._sc_common import (award_first_settlement, home_regions, main_phase_settlement, node_regions,
                          player_count_problems, record_start_node, validate_common)
 from ._sc_harbors import harbor_phase_violation, make_handler, placer, validate_harbor_state
+from ..module import ActionSpec, OptionSpec
+from ..spec import EDGE, F, List, Str
 from .base import player_option
 from .components import as_list, harbor_row, hex_row, token_row
 from .mapdata import MappedScenario, MapSpec, build_board, repair_reds
-from .seafarers import SEAFARERS_ACTIONS, Seafarers
+from .seafarers import Seafarers
 
 
 def new_world_map(num_rows: int, hexes: dict[str, int], tokens: dict[int, int]) -> MapSpec:
@@ -59,11 +61,17 @@ class NewWorld3(MappedScenario, Seafarers):
     map_specs = {3: SC08_MAP}
     rule_players, rule_red, rule_harbor, rule_home, rule_svp = (
         "SC08-001", "SC08-004", "SC08-005", "SC08-006", "SC08-007")
-
-    def option_specs(self):
-        return {**super().option_specs(),
-                "oldest_player": (player_option, "a player number: the oldest player, who places the first "
-                                  "harbour token (SC08-005, R-020; default 0)")}
+    ACTIONS = (ActionSpec("place_harbor", {"edge": F(EDGE, required=True, doc="the coast side the token faces")},
+                          "Place a harbour token face down on a sea hex, facing the coast side named (R-020).",
+                          handler=lambda: make_handler("SC08-005")),)
+    OPTIONS = (OptionSpec("oldest_player", player_option, "a player number: the oldest player, who places the first "
+                          "harbour token (SC08-005, R-020; default 0)"),)
+    STATE = {
+        "harbor_pile": F(List(Str(("3:1", "brick", "lumber", "wool", "grain", "ore")), max_len=12),
+                         doc="R-020: the harbour tokens still to place"),
+        "harbor_slots": F(List(EDGE, max_len=12), doc="R-020: the coast sides where harbour tokens were placed"),
+    }
+    module_name = "A New World"
 
     # -- map ---------------------------------------------------------------------------------------
     def new_board(self, num_players: int, rng: Rng) -> dict[str, Any]:
@@ -87,14 +95,6 @@ class NewWorld3(MappedScenario, Seafarers):
         return state
 
     # -- hooks -------------------------------------------------------------------------------------
-    def action_types(self) -> frozenset[str]:
-        return frozenset(SEAFARERS_ACTIONS + ("place_harbor",))
-
-    def handler(self, action_type: str):
-        if action_type == "place_harbor":
-            return make_handler(self.rule_harbor)
-        return None
-
     def check(self, ctx: Ctx):
         return harbor_phase_violation(ctx, self.rule_harbor)
 

@@ -13,6 +13,8 @@ settlement on an island other than the home island(s) (SC09-007); 12 VP (SC09-00
 from __future__ import annotations
 
 from .components import harbor_row, hex_row, token_row
+from ..module import ActionSpec
+from ._sc_harbors import make_handler
 from .sc08_new_world import NewWorld3, new_world_map
 
 HEXES = hex_row(23, 0, 0, 5, 4, 4, 5, 5)
@@ -32,3 +34,4 @@ class NewWorld4(NewWorld3):
     map_specs = {4: SC09_MAP}
     rule_players, rule_red, rule_harbor, rule_home, rule_svp = (
         "SC09-001", "SC09-004", "SC09-005", "SC09-006", "SC09-007")
+    ACTIONS = (ActionSpec("place_harbor", handler=lambda: make_handler("SC09-005")),)

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..core import Ctx
 from ..geometry import node_str
+from ..spec import NODE, PLAYER, F, Int, List, Obj, Str, by_player
 from ..state import State
 from ._sc_common import node_regions, player_count_problems, regions, spec_regions, violation
 from ._sc_routes import describe_routes, node_island, update_routes
@@ -45,7 +46,15 @@ SC10_MAP = MapSpec(
 )
 
 
+_ROUTE = Obj({"a": F(NODE, required=True), "b": F(NODE, required=True), "holder": F(PLAYER, nullable=True),
+              "closer": F(PLAYER, nullable=True), "node": F(NODE), "kind": F(Str(("direct", "indirect"))),
+              "links": F(by_player(Int(0, 100)))})
+
+
 class GreatCrossing(MappedScenario, Seafarers):
+    STATE = {"home": F(by_player(Str(max_len=40)), doc="SC10: each player's home island (R-025)"),
+             "routes": F(List(_ROUTE, max_len=60), doc="SC10-010..013: the trade routes closed, with their holders")}
+    module_name = "SC10"
     id = "SC10"
     name = "The Great Crossing (IV)"
     source = "seeds/002 Scenario 10"

@@ -21,6 +21,7 @@ from typing import Any
 from ..core import Ctx
 from ..geometry import canonical_edge, hex_neighbours, node_str
 from ..rng import Rng
+from ..spec import HEX, F, List
 from ..state import State
 from ._sc_common import node_regions, player_count_problems, regions, spec_regions, violation
 from ._sc_tokens import placed_edges, seeded_draw, settle_tokens
@@ -54,7 +55,12 @@ SC11_MAP = MapSpec(
 
 class GreaterCatan(MappedScenario, Seafarers):
     id = "SC11"
-    action_options = frozenset({"token_from"})      # the placer picks the mainland token to move
+    #: R-026: the mainland hexes a placement's small-island tokens are taken from, in trigger order (the first
+    #: allowed hex being the default).
+    ACTION_FIELDS = {t: {"token_from": F(List(HEX, max_len=4), nullable=True,
+                                         doc="R-026: the mainland hexes whose tokens move, in trigger order")}
+                     for t in ("build_road", "build_ship", "move_ship", "play_road_building")}
+    module_name = "SC11"
     name = "Greater Catan (IV)"
     source = "seeds/002 Scenario 11"
     players = (4,)                                   # SC11-001

@@ -7,11 +7,24 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional
 
 from ..geometry import Hex
+from ..mapgraph import RESOURCES
+from ..module import ActionSpec
 from ..rng import Rng
+from ..mapgraph import TERRAINS
+from ..spec import EDGE, HEX, NODE, Bool, Cards, F, Int, List, Map, Null, Str, Tuple, by_player
 from ..state import Tile
-from .base import BASE_ACTIONS, Scenario
+from .base import _ROBBER_FIELDS, BASE_ACTIONS, Scenario
 
-SEAFARERS_ACTIONS = BASE_ACTIONS + ("build_ship", "move_ship", "move_pirate", "choose_gold")
+SEAFARERS_ACTION_SPECS = (
+    ActionSpec("build_ship", {"edge": F(EDGE, required=True)}, "Build a ship (or place a starting one)."),
+    ActionSpec("move_ship", {"from": F(EDGE, required=True, doc="the open ship moved"),
+                             "to": F(EDGE, required=True, doc="where it goes")},
+               "Move one open ship once a turn (SEA-013..SEA-016)."),
+    ActionSpec("move_pirate", dict(_ROBBER_FIELDS), "Move the pirate instead of the robber and rob (SEA-027..033)."),
+    ActionSpec("choose_gold", {"resources": F(Cards(RESOURCES + ("gold",)), required=True)},
+               "Pick the resources a gold field pays (SEA-024).", ranged=True),
+)
+SEAFARERS_ACTIONS = BASE_ACTIONS + tuple(a.type for a in SEAFARERS_ACTION_SPECS)
 
 #: SEA-036: the expansion's components (tiles, 8 SVP tokens, 10 number tokens, 12 harbour tokens, 15 ships
 #: per colour in 4 colours, 1 pirate). Supplies use the ship count; SVP tokens are not a limit (R-029).
@@ -43,6 +56,27 @@ def start_positions(hexes: Mapping[Hex, Tile], marked_robber: Optional[Hex] = No
     return {"robber": robber, "pirate": pirate}
 
 
+_ISLAND = Str(max_len=40)
+_TERRAIN = Str(tuple(sorted(TERRAINS)))
+#: The keys the Seafarers scenarios keep in ``scenario_state`` (islands, set-up records, face-down piles).
+SEAFARERS_STATE = {
+    "islands": F(Map(List(HEX, max_len=400), max_len=60),
+                 doc="R-018: the map's named islands (or regions): name -> its hexes"),
+    "mainland": F(_ISLAND, doc="R-018: the island that counts as the mainland"),
+    "home_islands": F(by_player(List(_ISLAND, max_len=60)),
+                      doc="R-018: each player's home islands, recorded when set-up ends"),
+    "island_svp": F(by_player(Map(NODE, max_len=60)),
+                    doc="SEA-020: per player, the island -> the first settlement that earned its special VP"),
+    "faces_island": F(Map(Bool(), max_len=400), doc="R-017: \"q,r\" -> whether a sea hex faces another island"),
+    "hex_pile": F(List(_TERRAIN, max_len=400), doc="R-005: the face-down hexes, top first"),
+    "token_pile": F(List(Int(2, 12), max_len=400), doc="R-005: the face-down number tokens (or a reserve), top first"),
+    "revealed": F(List(Tuple((Int(-64, 64), Int(-64, 64), _TERRAIN, Null(Int(2, 12)))), max_len=400),
+                  doc="R-006: the hexes discovered so far, [q, r, terrain, number]"),
+    "start_nodes": F(by_player(List(NODE, max_len=3)), doc="each player's starting settlements (home islands)"),
+    "svp_first": F(by_player(NODE), doc="the settlement that earned a player's one first-settlement token"),
+}
+
+
 class Seafarers(Scenario):
     id = "seafarers"
     name = "Seafarers: general rules on a posted board"
@@ -51,9 +85,9 @@ class Seafarers(Scenario):
     ships = True
     has_map = False
     pirate = True
-
-    def action_types(self) -> frozenset[str]:
-        return frozenset(SEAFARERS_ACTIONS)
+    ACTIONS = SEAFARERS_ACTION_SPECS
+    STATE = SEAFARERS_STATE
+    module_name = "seafarers"
 
     def gold_entitlement(self, terrain: str, kind: str) -> int:
         """SEA-024: a settlement on a producing gold field picks 1 resource, a city 2."""

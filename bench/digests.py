@@ -1,0 +1,76 @@
+"""Behaviour digests: seeded random games over every scenario and player count, hashed step by step.
+
+    .venv/bin/python bench/digests.py --games 200 --out before.json      # record
+    .venv/bin/python bench/digests.py --games 200 --compare before.json  # after a change: same bytes?
+
+Each game is played by ``selfplay.play_game``; at every step the full verdict text (state, events,
+derived values, as the API writes it) and the legal-action list of the acting player (as
+``POST /v1/legal-actions`` writes it) feed one running SHA-256 per game. A refactoring that changes no
+behaviour leaves every digest as it was; ``--compare`` prints the games whose digest differs (exit 1).
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def game_digest(job: tuple[str, int, int, int]) -> tuple[str, str, int]:
+    from service.api.service import verdict_text
+    from service.engine.legal import legal_actions
+    from service.engine.scenarios import get_scenario
+    from service.engine.selfplay import play_game
+    import orjson
+    sid, n, seed, cap = job
+    h = hashlib.sha256()
+    scen = get_scenario(sid)
+    graphs = {}
+
+    def step(state, action, verdict):
+        h.update(verdict_text(verdict).encode())
+        if verdict.graph is not None:
+            graphs["g"] = verdict.graph
+
+    g = play_game(sid, n, seed, max_actions=cap, check=False, on_step=step)
+    # the legal actions of every player in the final position
+    from service.engine.mapgraph import MapGraph
+    graph = MapGraph.build(g.final.terrain_map())
+    for p in range(n):
+        la = legal_actions(g.final, graph, scen, p)
+        h.update(orjson.dumps(la.to_json() if hasattr(la, "to_json") else repr(la)))
+    return f"{sid}/{n}/{seed}", h.hexdigest(), g.actions
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--cap", type=int, default=150)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--out")
+    ap.add_argument("--compare")
+    args = ap.parse_args()
+    from service.engine.selfplay import playable_scenarios
+    pairs = playable_scenarios()
+    jobs = [(*pairs[i % len(pairs)], 1 + i // len(pairs), 400 if pairs[i % len(pairs)][0] == "base" else args.cap)
+            for i in range(args.games)]
+    with ProcessPoolExecutor(args.workers) as ex:
+        results = list(ex.map(game_digest, jobs, chunksize=2))
+    digests = {k: d for k, d, _ in results}
+    print(f"{len(results)} games, {sum(a for *_, a in results)} actions, {len(pairs)} scenario/player pairs")
+    if args.out:
+        Path(args.out).write_text(json.dumps(digests, indent=1, sort_keys=True))
+    if args.compare:
+        before = json.loads(Path(args.compare).read_text())
+        diff = sorted(k for k in before if digests.get(k) != before[k])
+        print(f"{len(before) - len(diff)} of {len(before)} games identical; differing: {diff[:20]}")
+        sys.exit(1 if diff else 0)
+
+
+if __name__ == "__main__":
+    main()

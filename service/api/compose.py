@@ -1,0 +1,127 @@
+"""Request schemas composed from the rule modules' declarations (``engine/module.py``, ``engine/spec.py``).
+
+One declaration per action type gives its marshmallow schema here, its OpenAPI schema (``contract.py``)
+and its handler and candidates in the engine. Schemas are built per scenario (a field a scenario's
+modules do not declare is an unknown field there) and kept.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, fields, validate
+
+from ..engine import spec as T
+from ..engine.scenarios import SCENARIOS
+from .fastload import compile_schema
+from .fields import BoundedDict, BoundedList, Cards, EdgeCoord, HexCoord, NodeCoord, StrictBool, StrictInt
+
+MAX_PLAYERS = 4
+
+
+class Base(Schema):
+    class Meta:
+        from marshmallow import RAISE
+        unknown = RAISE
+
+
+def _kw(f: T.F) -> dict[str, Any]:
+    if f.required:
+        return {"required": True}
+    return {"load_default": f.default, "allow_none": True if f.nullable or f.default is None else False}
+
+
+_OBJ_SCHEMAS: dict[int, type[Schema]] = {}
+
+
+def field_of(t: T.Type, **kw: Any) -> fields.Field:
+    """The marshmallow field that loads a value of declared type ``t``."""
+    if isinstance(t, T.NodeT):
+        return NodeCoord(**kw)
+    if isinstance(t, T.EdgeT):
+        return EdgeCoord(**kw)
+    if isinstance(t, T.HexT):
+        return HexCoord(**kw)
+    if isinstance(t, T.Int):
+        return StrictInt(validate=validate.Range(t.lo, t.hi), **kw)
+    if isinstance(t, T.Bool):
+        return StrictBool(**kw)
+    if isinstance(t, T.Str):
+        v = validate.OneOf(t.enum) if t.enum is not None else validate.Length(max=t.max_len)
+        return fields.String(validate=v, **kw)
+    if isinstance(t, T.Cards):
+        return Cards(t.kinds, fill=t.fill, **kw)
+    if isinstance(t, T.List):
+        return BoundedList(field_of(t.item), max_length=t.max_len, min_length=t.min_len, **kw)
+    if isinstance(t, T.Obj):
+        key = id(t)
+        if key not in _OBJ_SCHEMAS:
+            _OBJ_SCHEMAS[key] = type("Declared", (Base,), {k: field_of(f.type, **_kw(f)) for k, f in t.fields.items()})
+        return fields.Nested(_OBJ_SCHEMAS[key], **kw)
+    if isinstance(t, T.Map):
+        return BoundedDict(max_keys=t.max_len, **kw)
+    if isinstance(t, T.Null):
+        return field_of(t.of, **{**kw, "allow_none": True})
+    return fields.Raw(**kw)
+
+
+def action_schema(type_: str, declared: dict[str, T.F]) -> Schema:
+    attrs: dict[str, Any] = {
+        "type": fields.String(required=True, validate=validate.Equal(type_)),
+        "player": StrictInt(required=True, validate=validate.Range(0, MAX_PLAYERS - 1)),
+    }
+    for name, f in declared.items():
+        attrs[name] = field_of(f.type, **_kw(f))
+    return type(f"{type_.title().replace('_', '')}Action", (Base,), attrs)()
+
+
+class ActionSchemas:
+    """Per scenario and action type: the schema and its one-pass loader (built on first use)."""
+
+    def __init__(self) -> None:
+        self._by_fields: dict[tuple, tuple[Schema, Any]] = {}
+        self._kept: dict[tuple[str, str], tuple[Schema, Any]] = {}
+
+    def get(self, scenario_id: str, type_: str):
+        key = (scenario_id, type_)
+        got = self._kept.get(key)
+        if got is None:
+            spec = SCENARIOS[scenario_id].composition.actions.get(type_)
+            if spec is None:
+                return None
+            fkey = (type_, tuple(sorted((k, id(f)) for k, f in spec.fields.items())))
+            got = self._by_fields.get(fkey)
+            if got is None:
+                schema = action_schema(type_, dict(spec.fields))
+                got = self._by_fields[fkey] = (schema, compile_schema(schema))
+            self._kept[key] = got
+        return got
+
+
+ACTIONS = ActionSchemas()
+
+
+def all_action_types() -> tuple[str, ...]:
+    """Every action type some registered scenario has."""
+    return tuple(sorted({t for s in SCENARIOS.values() for t in s.composition.actions}))
+
+
+__all__ = ["ACTIONS", "ActionSchemas", "action_schema", "field_of", "all_action_types"]
+
+
+def union_specs() -> dict[str, dict[str, T.F]]:
+    """Per action type, every field some scenario's modules declare for it (the published contract lists
+    them all, each field saying where it has a meaning)."""
+    out: dict[str, dict[str, T.F]] = {}
+    for s in SCENARIOS.values():
+        for t, spec in s.composition.actions.items():
+            out.setdefault(t, {}).update(spec.fields)
+    return {t: out[t] for t in sorted(out)}
+
+
+def union_action_fields() -> dict[str, dict[str, fields.Field]]:
+    """:func:`union_specs` as marshmallow fields (``data_key`` aside, the names are the JSON names)."""
+    return {t: {k: field_of(f.type, **_kw(f)) for k, f in fs.items()} for t, fs in union_specs().items()}
+
+
+def union_action_schemas() -> dict[str, Schema]:
+    return {t: action_schema(t, fs) for t, fs in union_specs().items()}

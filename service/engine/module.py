@@ -1,0 +1,224 @@
+"""The rule-module contract: what a module declares, and the hooks it may implement.
+
+A game is a stack of rule modules: the base game, Seafarers, Cities & Knights when switched on, then the
+scenario. In code a module is a class (in a package of its own) and the stack is its method resolution
+order: a scenario class derives from the modules it builds on (``class Gold(MappedScenario, Seafarers)``),
+states only what differs, and calls ``super()`` where it adds to a hook rather than replacing it (the
+variants of python-chess are read the same way).
+
+Each module declares, as class attributes read along the stack by :func:`compose`:
+
+- ``ACTIONS``: :class:`ActionSpec` per action type it adds or replaces (fields, handler, candidates);
+- ``ACTION_FIELDS``: fields it adds to another module's action type (``{"build_road": {"token_from": F}}``);
+- ``WITHOUT_ACTIONS``: action types of the modules below that this game does not have;
+- ``STATE``: the keys it keeps in ``State.scenario_state``, each an :class:`~.spec.F`;
+- ``PLAYER``: values it adds to each player (``State.players[i].extra``);
+- ``DERIVED``: the derived values its ``derived_extra`` hook reports;
+- ``EVENTS``: :class:`EventSpec` per event type it emits;
+- ``OPTIONS``: :class:`OptionSpec` per game option it understands.
+
+The engine reads the composed declarations (:class:`Composition`, fixed once when the scenario is
+registered); request schemas, ``openapi.yaml``, the legal-action candidates and ``GET /v1/scenarios/{id}``
+are built from them. The hooks are listed, typed and documented once, in :class:`Hooks`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Protocol
+
+from .spec import F, Obj, merge
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .actions import Handler
+    from .core import Action, Ctx, Violation
+    from .mapgraph import MapGraph
+    from .rng import Rng
+    from .state import State
+
+Candidates = Callable[["State", "MapGraph", Any, int], Iterable["Action"]]
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One action type: its fields (besides ``type`` and ``player``), what it means, the handler that
+    judges and applies it, and the candidates the legal-action list tries (each filtered through the
+    same checks as ``adjudicate``; a superset is fine). ``handler`` None: the engine's own handler of
+    that type (``actions/``), for a module that only declares a type the engine already knows."""
+    type: str
+    fields: Mapping[str, F] = field(default_factory=dict)
+    doc: str = ""
+    #: A Handler, or a function of no arguments giving one (resolved when the scenario is registered, so
+    #: a module's handlers may live in a file that imports the module).
+    handler: Any = None
+    candidates: Optional[Candidates] = None
+    #: Legal actions of this type are given as ranges (counts of cards) with a checked example.
+    ranged: bool = False
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    """One event type: its fields besides ``type`` and what it reports."""
+    type: str
+    fields: Mapping[str, F] = field(default_factory=dict)
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A game option: ``accepts(value, players)`` and what the value must be and does."""
+    name: str
+    accepts: Callable[[Any, int], bool]
+    doc: str
+
+
+class Hooks(Protocol):
+    """Every hook a rule module may implement, with its default in ``scenarios.base.Scenario``.
+
+    A module implementing a hook that a module below it also implements calls ``super()`` when it adds to
+    it (checks, reactions, derived values) and does not when it replaces it (boards, route pieces)."""
+
+    def new_board(self, num_players: int, rng: "Rng") -> dict[str, Any]:
+        """The map of a new game: ``{"hexes", "harbors", "robber", "pirate"}`` (and module extras)."""
+
+    def new_game(self, num_players: int, seed: int, options: Optional[dict] = None) -> "State":
+        """A new game's state; modules add their starting values (coins, a starting player...)."""
+
+    def initial_scenario_state(self, num_players: int, board: dict) -> dict[str, Any]:
+        """The module's keys of ``scenario_state`` at the start (declared in ``STATE``)."""
+
+    def complete_player(self, state_json: Mapping[str, Any], player: int) -> dict[str, int]:
+        """Pieces of ``player`` on the board that the piece lists do not hold, by supply kind (GOLD's
+        mobile ships): counted with the board's pieces against the supply when completing a posted state."""
+
+    def check(self, ctx: "Ctx") -> list["Violation"]:
+        """Violations of a proposed action that the module adds once the handler's own checks pass."""
+
+    def after_action(self, ctx: "Ctx", s: "State") -> None:
+        """Reactions once an action is applied to ``s`` (special VP, discovery, awards...)."""
+
+    def after_production(self, ctx: "Ctx", s: "State", total: int) -> None:
+        """After a roll's fixed production is paid (cargo loss, dragons, diamonds...)."""
+
+    def on_turn_end(self, ctx: "Ctx", s: "State") -> None:
+        """When the active player ends the turn, before the next player's turn begins."""
+
+    def derived_extra(self, state: "State", graph: "MapGraph") -> dict[str, Any]:
+        """The module's derived values (declared in ``DERIVED``)."""
+
+    def gold_entitlement(self, terrain: str, kind: str) -> int:
+        """How many free-choice picks a building of ``kind`` on a producing ``terrain`` hex gets."""
+
+    def route_pieces(self, state: "State", player: int) -> list[tuple[Any, str]]:
+        """The pieces that count for ``player``'s longest road / trade route: ``[(edge, kind)]``."""
+
+    def vp_extra(self, state: "State", player: int) -> dict[str, int]:
+        """Victory points beyond buildings, cards, awards and special VP tokens, by source."""
+
+    def end_condition(self, state: "State") -> Optional[int]:
+        """A winner decided otherwise than by the VP target (R-003), or None."""
+
+    def robber_hex_ok(self, state: "State", h: Any) -> bool:
+        """Whether the robber may stand on hex ``h``."""
+
+    def pirate_hex_ok(self, state: "State", h: Any) -> bool:
+        """Whether the pirate may stand on hex ``h``."""
+
+    def validate_state(self, state: "State") -> list[tuple[str, str]]:
+        """Consistency of the module's own data beyond its declared shapes: ``[(pointer, reason)]``."""
+
+    def legal_candidates(self, state: "State", graph: "MapGraph", player: int) -> list["Action"]:
+        """Candidate actions beyond those of the action specs' ``candidates`` (a superset is fine)."""
+
+    def maps(self) -> dict[int, Any]:
+        """The map data per player count, for the scenario page."""
+
+
+#: The published hook list, in the order of :class:`Hooks`.
+HOOKS: tuple[str, ...] = tuple(n for n in Hooks.__dict__ if not n.startswith("_") and callable(Hooks.__dict__[n]))
+
+DECLARATIONS = ("ACTIONS", "ACTION_FIELDS", "WITHOUT_ACTIONS", "STATE", "PLAYER", "DERIVED", "EVENTS", "OPTIONS")
+
+
+def hook_doc(name: str) -> str:
+    return " ".join((getattr(Hooks, name).__doc__ or "").split())
+
+
+@dataclass(frozen=True)
+class Composition:
+    """A scenario's declarations composed along its stack, fixed when the scenario is registered."""
+    modules: tuple[str, ...]
+    actions: Mapping[str, ActionSpec]
+    action_fields: Mapping[str, Mapping[str, F]]
+    state: Obj
+    player: Obj
+    derived: Obj
+    events: Mapping[str, EventSpec]
+    options: Mapping[str, OptionSpec]
+    #: The hooks some module of the stack implements (the base defaults aside).
+    hooks: frozenset[str]
+    #: The action types whose handler a module declares (the others use the engine's own).
+    own_handlers: frozenset[str] = frozenset()
+    #: The candidate generators the action specs declare, ``(state, graph, scenario, player) -> actions``.
+    candidates: tuple = ()
+
+    def handler(self, type_: str) -> Optional["Handler"]:
+        spec = self.actions.get(type_)
+        return None if spec is None else spec.handler
+
+
+def _own(cls: type, name: str) -> Any:
+    return cls.__dict__.get(name)
+
+
+def _resolve(h: Any) -> Any:
+    return h() if h is not None and not hasattr(h, "check") else h
+
+
+def compose(cls: type, default: type) -> Composition:
+    """Read every module's declarations along ``cls``'s stack, base first (a later module replaces an
+    action type or option of an earlier one, adds fields, may remove action types)."""
+    stack = [c for c in reversed(cls.__mro__) if any(n in c.__dict__ for n in DECLARATIONS) or c is cls]
+    actions: dict[str, ActionSpec] = {}
+    extra_fields: dict[str, dict[str, F]] = {}
+    state: dict[str, F] = {}
+    player: dict[str, F] = {}
+    derived: dict[str, F] = {}
+    events: dict[str, EventSpec] = {}
+    options: dict[str, OptionSpec] = {}
+    names = []
+    for c in stack:
+        mod = getattr(c, "module_name", None) or c.__name__
+        if any(n in c.__dict__ for n in DECLARATIONS):
+            names.append(mod)
+        for spec in _own(c, "ACTIONS") or ():
+            prev = actions.get(spec.type)
+            if prev is not None:    # a module restating a type below it: fields added, handler replaced if given
+                spec = ActionSpec(spec.type, {**prev.fields, **spec.fields}, spec.doc or prev.doc,
+                                  spec.handler or prev.handler, spec.candidates or prev.candidates,
+                                  spec.ranged or prev.ranged)
+            actions[spec.type] = spec
+        for t in _own(c, "WITHOUT_ACTIONS") or ():
+            actions.pop(t, None)
+            extra_fields.pop(t, None)
+        for t, fs in (_own(c, "ACTION_FIELDS") or {}).items():
+            extra_fields[t] = merge(extra_fields.get(t, {}), fs, where=f"{mod}.ACTION_FIELDS[{t}]")
+        state = merge(state, _own(c, "STATE") or {}, where=f"{mod}.STATE")
+        player = merge(player, _own(c, "PLAYER") or {}, where=f"{mod}.PLAYER")
+        derived.update(_own(c, "DERIVED") or {})
+        for e in _own(c, "EVENTS") or ():
+            events[e.type] = e
+        for o in _own(c, "OPTIONS") or ():
+            options[o.name] = o
+    fields_by_type = {t: {**spec.fields, **{k: f for k, f in extra_fields.get(t, {}).items()}}
+                      for t, spec in actions.items()}
+    actions = {t: ActionSpec(t, fields_by_type[t], spec.doc, _resolve(spec.handler), spec.candidates, spec.ranged)
+               for t, spec in actions.items()}
+    hooks = frozenset(n for n in HOOKS if getattr(cls, n, None) is not getattr(default, n, None))
+    return Composition(tuple(names), actions, {t: fs for t, fs in extra_fields.items() if t in actions},
+                       Obj(state), Obj(player), Obj(derived), events, options, hooks,
+                       frozenset(t for t, a in actions.items() if a.handler is not None),
+                       tuple(dict.fromkeys(a.candidates for a in actions.values() if a.candidates is not None)))
+
+
+__all__ = ["ActionSpec", "EventSpec", "OptionSpec", "Hooks", "HOOKS", "Composition", "compose", "hook_doc",
+           "Candidates"]
