@@ -25,12 +25,12 @@ import logging
 import os
 import threading
 import time
-from collections import OrderedDict
 from typing import Any, Callable, Hashable, Mapping, Optional
 
 import orjson
 
 from .engine.mapgraph import MapGraph, board_key
+from .engine.memo import ByteLRU
 
 log = logging.getLogger("seafarers.cache")
 
@@ -51,37 +51,25 @@ def graph_bytes(g: MapGraph) -> int:
 
 class LRU:
     """A thread-safe least-recently-used map of board key -> graph, bounded in entries (``size``) and
-    in bytes (``max_bytes``, each graph counted by :func:`graph_bytes`)."""
+    in bytes (``max_bytes``, each graph counted by :func:`graph_bytes`; the graph just put always stays)."""
 
     def __init__(self, size: int = 256, max_bytes: int = 32 << 20) -> None:
         self.size = max(1, int(size))
         self.max_bytes = max(0, int(max_bytes))
-        self.held = 0
-        self.data: OrderedDict[Hashable, tuple[MapGraph, int]] = OrderedDict()
-        self.lock = threading.Lock()
+        self._lru = ByteLRU(self.max_bytes, self.size)
 
     def get(self, key: Hashable) -> Optional[MapGraph]:
-        with self.lock:
-            hit = self.data.get(key)
-            if hit is None:
-                return None
-            self.data.move_to_end(key)
-            return hit[0]
+        return self._lru.get(key)
 
     def put(self, key: Hashable, g: MapGraph) -> None:
-        n = graph_bytes(g)
-        with self.lock:
-            old = self.data.pop(key, None)
-            if old is not None:
-                self.held -= old[1]
-            self.data[key] = (g, n)
-            self.held += n
-            while len(self.data) > 1 and (len(self.data) > self.size or self.held > self.max_bytes):
-                _, (_, m) = self.data.popitem(last=False)
-                self.held -= m
+        self._lru.put(key, g, min(graph_bytes(g), self.max_bytes))
+
+    @property
+    def held(self) -> int:
+        return self._lru.held
 
     def __len__(self) -> int:
-        return len(self.data)
+        return len(self._lru)
 
 
 class CircuitBreaker:

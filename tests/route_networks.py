@@ -136,14 +136,8 @@ def flower(g: MapGraph, centre: tuple[int, int] = (0, 0), ships: frozenset = fro
     """Every side of ``centre`` and its six neighbours (30 sides, 12 junctions): those in ``ships`` (edge
     ids) ships, the rest roads; own buildings wherever a road meets a ship (or anywhere), as many as the
     distance rule and the supply allow."""
-    hs = [centre] + hex_neighbours(centre)
-    sides: list[int] = []
-    for h in hs:
-        for e in hex_sides(h):
-            eid = g.edge_index[e]
-            if eid not in sides:
-                sides.append(eid)
-    net = Net([~e if e in ships else e for e in sides])
+    inner, outer = flower_sides(g, centre)
+    net = Net([~e if e in ships else e for e in inner + outer])
     if own_everywhere:
         for x in net.eids:
             for n in g.edge_node_ids[~x if x < 0 else x]:

@@ -99,13 +99,13 @@ def route_of(graph: MapGraph, player: int, eids: list[int], owners: dict[int, in
 
     Then, per connected part: a longest trail starts and ends at nodes of odd degree when there are any
     (else it could be extended), so a part with 0 or 2 of them is covered whole by an Euler trail;
-    otherwise chains of degree-2 nodes are contracted to weighted links and an exhaustive trail search
-    (bitmask of used links) runs from the odd nodes only, stopping as soon as a trail uses every piece.
+    otherwise chains of degree-2 nodes are contracted to weighted links and a trail search bounded by
+    proofs (:func:`_search`) runs from the odd nodes; it answers what an exhaustive search would.
 
     Results are memoised (one bounded memo per process, oldest out first) under exactly what they depend
     on: the board (``graph.memo_token``), the player, their pieces in order (the order decides which of
-    several longest trails is the witness) and who owns which intersection. Most actions leave most networks as they were, so a
-    position judged after the one before it finds them there.
+    several longest trails is the witness) and who owns which intersection. Most actions leave most
+    networks as they were, so a position judged after the one before it finds them there.
     """
     if len(eids) <= 1:
         if not eids:
@@ -335,17 +335,14 @@ def _search(adj: list[list[int]], ends: list[tuple[int, int]], nodes_: list[int]
         return []
     if len(links) <= SMALL:
         return _ordered(links, at, odd, top, floor, None)[0] or []
-    # A large part: whether a trail reaches the bound, and from which nodes, when that is cheap to tell
-    # (few sets of links are light enough to leave out: the length asked leaves little beyond the count of
-    # odd nodes); if so, the search from those nodes only; if not, one less, while still cheap to tell.
-    least = sum(sorted(lk[2] for lk in links)[:(len(odd) - 2) // 2])
-    while top > floor and size - top - least <= SLACK:
-        got = _longest_ends(links, at, odd, size, top, top)
-        if got is None:
-            break
-        if got[1]:
-            return _ordered(links, at, [v for v in odd if got[1] >> v & 1], top, floor, None)[0] or []
-        top -= 1
+    # A large part: the greatest length and the nodes trails of that length start from, when that is
+    # cheap to tell (few sets of links are light enough to leave out); then the search from those nodes
+    # only, stopped at that length. Else the search from every start, under the bound as it then stands.
+    got = _longest_ends(links, at, odd, size, top, floor)
+    if got is not None:
+        top, found = got
+        if found:
+            return _ordered(links, at, [v for v in odd if found >> v & 1], top, floor, None)[0] or []
     if top <= floor:
         return []
     return _ordered(links, at, odd, top, floor, None)[0] or []
@@ -453,6 +450,7 @@ def _bound(links: list, floor: int) -> int:
 
 
 def _core_bound(core: list[tuple[int, int, int]], inside: int, floor: int) -> int:
+    """:func:`_parity_bound` of what is left when trees are folded away, or ``inside`` if more."""
     deg: dict[int, int] = {}
     for a, b, _ in core:
         deg[a] = deg.get(a, 0) + 1
@@ -672,7 +670,7 @@ def _fold_trees(links: list) -> tuple[list[tuple[int, int, int]], int]:
 
 
 def _parity_bound(links: list, at: dict[int, list[tuple[int, int, int]]], odd: list[int], size: int,
-                  floor: int, ends: int = 0, free_ends: int = 2) -> int:
+                  floor: int) -> int:
     """No trail over ``links`` (of total length ``size``) is longer than this (or, when this is at most
     ``floor``, none is longer than ``floor``).
 
@@ -721,7 +719,7 @@ def _parity_bound(links: list, at: dict[int, list[tuple[int, int, int]]], odd: l
         return False
 
     drops = {u: [(bit, (1 << u) ^ (1 << w), ln) for bit, w, ln in lst if not loops & bit] for u, lst in at.items()}
-    search(oddm, ends, free_ends, 0, 0)
+    search(oddm, 0, 2, 0, 0)
     if budget[0] < 0:
         return size - least
     return size - lightest[0]
@@ -729,17 +727,21 @@ def _parity_bound(links: list, at: dict[int, list[tuple[int, int, int]]], odd: l
 
 #: How far the bound may leave out more than the count of odd nodes asks for, for the ends of the trails
 #: that reach it to be looked for first.
-SLACK = 3
+SLACK = 4
 #: Steps the search for the longest trails' ends may take (see :func:`_longest_ends`) before it gives up
 #: and the depth-first search runs from every start.
 ENDS_BUDGET = 4000
 
 
 def _longest_ends(links: list, at: dict[int, list[tuple[int, int, int]]], odd: list[int], size: int,
-                  top: int, least: int) -> Optional[tuple[int, int]]:
+                  top: int, floor: int) -> Optional[tuple[int, int]]:
     """``(length, starts)``: the greatest length of a trail over ``links`` and the nodes (bitmask) from
-    which a trail of that length starts, if it is at least ``least`` (else starts is 0); None when the
-    search ran out of steps.
+    which a trail of that length starts; or, with no starts (0), a bound on the length lower than ``top``
+    (a proven bound) when that much was cheap to tell; None when the search ran out of steps.
+
+    The lengths are asked for from ``top`` down while few sets of links are light enough to leave out
+    for them (at most :data:`SLACK` more than the count of odd nodes asks for): ``top`` first (settled at
+    once when a trail reaches it), then one less, and so on.
 
     A trail covers a connected set of links with at most two odd nodes (its ends; none when it is closed,
     and then it may start at any of its nodes); the links it leaves out fix the parity of every other odd
@@ -769,7 +771,8 @@ def _longest_ends(links: list, at: dict[int, list[tuple[int, int, int]]], odd: l
         if a == b:
             loops |= 1 << k
     full = (1 << len(links)) - 1
-    best = [least, 0]                                   # the heaviest part (at least ``least``), its starts
+    best = [top, 0]                                     # the heaviest part (at least best[0]), its starts
+    bound = [top]
     steps = [ENDS_BUDGET]
 
     def look(dropped: int, parity: int, weight: int) -> None:
@@ -810,7 +813,7 @@ def _longest_ends(links: list, at: dict[int, list[tuple[int, int, int]]], odd: l
         rest = todo.bit_count() - free_ends
         if rest <= 0:
             look(dropped, parity, weight)
-            return best[0] >= top and bool(best[1] & first)
+            return best[0] >= bound[0] and bool(best[1] & first)
         if size - weight - shortest[(rest + 1) // 2] < best[0]:
             return False
         low = todo & -todo
@@ -825,14 +828,22 @@ def _longest_ends(links: list, at: dict[int, list[tuple[int, int, int]]], odd: l
 
     # per node, the links it may leave out: (link bit, the parity change, length); loops change nothing
     drops = {u: [(bit, (1 << u) ^ (1 << w), ln) for bit, w, ln in lst if not loops & bit] for u, lst in at.items()}
-    search(oddm, 0, 2, 0, 0)
-    if steps[0] < 0:
-        return None
-    out = 0
-    for i, v in enumerate(back):
-        if best[1] >> i & 1:
-            out |= 1 << v
-    return best[0], out
+    count = shortest[(len(odd) - 2) // 2]
+    least = top
+    while least > floor and size - least - count <= SLACK:
+        best[0], best[1] = least, 0
+        search(oddm, 0, 2, 0, 0)
+        if steps[0] < 0:
+            return None
+        if best[1]:
+            out = 0
+            for i, v in enumerate(back):
+                if best[1] >> i & 1:
+                    out |= 1 << v
+            return best[0], out
+        bound[0] = least - 1                            # nothing reaches ``least``
+        least = bound[0]
+    return bound[0], 0
 
 
 def update_route_award(lengths: dict[int, int], holder: Optional[int], minimum: int = 5,
