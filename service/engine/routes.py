@@ -513,6 +513,13 @@ def _bridge_bound(links: list[tuple[int, int, int]]) -> int:
                         low[u] = low[v]
                     if low[v] > disc[u]:
                         bridges.add(via)
+    if not bridges:                                     # one blob: the count of odd nodes alone
+        deg: dict[int, int] = {}
+        for a, b, _ in links:
+            deg[a] = deg.get(a, 0) + 1
+            deg[b] = deg.get(b, 0) + 1
+        k = sum(1 for d in deg.values() if d & 1)
+        return sum(lk[2] for lk in links) - sum(sorted(lk[2] for lk in links)[:max(0, k - 2) // 2])
     # blobs: what holds together without the bridges
     blob: dict[int, int] = {}
     for v in adj:
@@ -842,7 +849,7 @@ def _longest_ends(links: list, at: dict[int, list[tuple[int, int, int]]], odd: l
                     out |= 1 << v
             return best[0], out
         bound[0] = least - 1                            # nothing reaches ``least``
-        least = bound[0]
+        least = bound[0] - 1 if least == top else bound[0]
     return bound[0], 0
 
 
