@@ -78,7 +78,7 @@ class _Ledger:
 
     def __init__(self) -> None:
         self.total = 0
-        self.sizes: dict[Hashable, int] = {}
+        self.sizes: dict[int, int] = {}                 # id of a key held -> its entry's bytes
 
 
 _LEDGERS: dict[int, _Ledger] = {}
@@ -95,8 +95,10 @@ def bounded_put(d: dict, key: Hashable, value: Any, size: int = MEMO_SIZE, nbyte
     """``d[key] = value``, dropping the oldest entries first while ``d`` holds ``size`` entries or the
     new entry would take it over ``max_bytes`` (:data:`MEMO_BYTES` when None). ``nbytes`` is the entry's
     size when the caller knows it (else :func:`approx_bytes` of key and value). An entry larger than the
-    whole bound is not kept. Safe under threads: another request dropping the same entry at once is
-    harmless, and the byte count it may then get wrong is set right when the memo empties."""
+    whole bound is not kept. Entries are counted by the identity of their key (held by ``d``, so it
+    stays the same while the entry is there; no second hash of a long key); a key put again while held
+    (two requests at once) is counted twice until the memo empties, which errs on the side of keeping
+    less. Safe under threads: another request dropping the same entry at once is harmless."""
     cap = MEMO_BYTES if max_bytes is None else max_bytes
     n = nbytes if nbytes is not None else approx_bytes(key) + approx_bytes(value)
     led = _LEDGERS.get(id(d))
@@ -104,16 +106,16 @@ def bounded_put(d: dict, key: Hashable, value: Any, size: int = MEMO_SIZE, nbyte
         led = _LEDGERS[id(d)] = _Ledger()              # a new memo, or one cleared since
     if n > cap:
         return
+    sizes = led.sizes
     try:
-        led.total -= led.sizes.pop(key, 0)
         while d and (len(d) >= size or led.total + n > cap):
             k = next(iter(d))
             del d[k]
-            led.total -= led.sizes.pop(k, 0)
+            led.total -= sizes.pop(id(k), 0)
     except (KeyError, RuntimeError, StopIteration):
         pass
     d[key] = value
-    led.sizes[key] = n
+    sizes[id(key)] = n
     led.total += n
 
 

@@ -142,9 +142,13 @@ def _fold(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player: 
     key_of: dict[int, int] = {}
     ends: list[tuple[int, int]] = []
     adj: list[list[int]] = []
+    new_node = adj.append
+    end = ends.append
     get_b = owners.get
+    get_k = key_of.get
     branched = False
-    for i, x in enumerate(eids):
+    i = 0
+    for x in eids:
         if x < 0:
             ship = 1
             a, b = edge_node_ids[~x]
@@ -154,10 +158,10 @@ def _fold(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player: 
         bd = get_b(a)
         if bd is None or bd == player:
             k = a + a + ship if bd is None else a + a
-            va = key_of.get(k)
+            va = get_k(k)
             if va is None:
                 va = key_of[k] = len(adj)
-                adj.append([i])
+                new_node([i])
             else:
                 lst = adj[va]
                 lst.append(i)
@@ -165,14 +169,14 @@ def _fold(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player: 
                     branched = True
         else:
             va = len(adj)
-            adj.append([i])
+            new_node([i])
         bd = get_b(b)
         if bd is None or bd == player:
             k = b + b + ship if bd is None else b + b
-            vb = key_of.get(k)
+            vb = get_k(k)
             if vb is None:
                 vb = key_of[k] = len(adj)
-                adj.append([i])
+                new_node([i])
             else:
                 lst = adj[vb]
                 lst.append(i)
@@ -180,8 +184,9 @@ def _fold(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player: 
                     branched = True
         else:
             vb = len(adj)
-            adj.append([i])
-        ends.append((va, vb))
+            new_node([i])
+        end((va, vb))
+        i += 1
     return adj, ends, branched
 
 
