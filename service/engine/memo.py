@@ -102,18 +102,22 @@ def bounded_put(d: dict, key: Hashable, value: Any, size: int = MEMO_SIZE, nbyte
     cap = MEMO_BYTES if max_bytes is None else max_bytes
     n = nbytes if nbytes is not None else approx_bytes(key) + approx_bytes(value)
     led = _LEDGERS.get(id(d))
-    if led is None or not d:
-        led = _LEDGERS[id(d)] = _Ledger()              # a new memo, or one cleared since
+    if led is None:
+        led = _LEDGERS[id(d)] = _Ledger()
+    elif not d and led.total:                           # cleared since
+        led.total = 0
+        led.sizes.clear()
     if n > cap:
         return
     sizes = led.sizes
-    try:
-        while d and (len(d) >= size or led.total + n > cap):
-            k = next(iter(d))
-            del d[k]
-            led.total -= sizes.pop(id(k), 0)
-    except (KeyError, RuntimeError, StopIteration):
-        pass
+    if len(d) >= size or led.total + n > cap:
+        try:
+            while d and (len(d) >= size or led.total + n > cap):
+                k = next(iter(d))
+                del d[k]
+                led.total -= sizes.pop(id(k), 0)
+        except (KeyError, RuntimeError, StopIteration):
+            pass
     d[key] = value
     sizes[id(key)] = n
     led.total += n

@@ -126,27 +126,29 @@ def _longest_route(owners: dict[int, int], graph: MapGraph, player: int,
     """The search behind :func:`route_of` (not memoised): fold the rules into the graph (:func:`_fold`);
     without a junction of three pieces every part is a path or a cycle (:func:`_walk_parts`), else per
     part an Euler trail or the bounded search (:func:`_general`)."""
-    adj, ends, branched = _fold(owners, graph.edge_node_ids, player, eids)
-    best = _general(adj, ends) if branched else _walk_parts(adj, ends)
+    first, second, more, ends = _fold(owners, graph.edge_node_ids, player, eids)
+    if more:
+        best = _general(_adjacency(first, second, more), ends)
+    else:
+        best = _walk_parts(first, second, ends)
     return len(best), _edges(graph.edges, eids, best)
 
 
-def _fold(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player: int,
-          eids: list[int]) -> tuple[list[list[int]], list[tuple[int, int]], bool]:
-    """The connection rules folded into split nodes: ``adj`` (per node, its pieces by index into ``eids``,
-    in the order met), ``ends`` (per piece, its two nodes) and whether some node joins three pieces.
+def _fold(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player: int, eids: list[int]
+          ) -> tuple[list[int], list[int], list[tuple[int, int]], list[tuple[int, int]]]:
+    """The connection rules folded into split nodes: per node its first and second piece (by index into
+    ``eids``, in the order met; -1 for none), ``(node, piece)`` for every piece beyond two at a node, and
+    per piece its two nodes.
 
     Node keys are ints: 2*nid (+1 for a ship end) where no building stands (SEA-022: a road and a ship do
     not join there); 2*nid at an own building (roads and ships meet); an opponent's building gives every
     piece touching it a dead end of its own (BASE-LR-2: a trail may end there, never pass through)."""
     key_of: dict[int, int] = {}
+    first: list[int] = []
+    second: list[int] = []
+    more: list[tuple[int, int]] = []
     ends: list[tuple[int, int]] = []
-    adj: list[list[int]] = []
-    new_node = adj.append
-    end = ends.append
     get_b = owners.get
-    get_k = key_of.get
-    branched = False
     i = 0
     for x in eids:
         if x < 0:
@@ -158,81 +160,88 @@ def _fold(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player: 
         bd = get_b(a)
         if bd is None or bd == player:
             k = a + a + ship if bd is None else a + a
-            va = get_k(k)
+            va = key_of.get(k)
             if va is None:
-                va = key_of[k] = len(adj)
-                new_node([i])
+                va = key_of[k] = len(first)
+                first.append(i)
+                second.append(-1)
+            elif second[va] < 0:
+                second[va] = i
             else:
-                lst = adj[va]
-                lst.append(i)
-                if len(lst) > 2:
-                    branched = True
+                more.append((va, i))
         else:
-            va = len(adj)
-            new_node([i])
+            va = len(first)
+            first.append(i)
+            second.append(-1)
         bd = get_b(b)
         if bd is None or bd == player:
             k = b + b + ship if bd is None else b + b
-            vb = get_k(k)
+            vb = key_of.get(k)
             if vb is None:
-                vb = key_of[k] = len(adj)
-                new_node([i])
+                vb = key_of[k] = len(first)
+                first.append(i)
+                second.append(-1)
+            elif second[vb] < 0:
+                second[vb] = i
             else:
-                lst = adj[vb]
-                lst.append(i)
-                if len(lst) > 2:
-                    branched = True
+                more.append((vb, i))
         else:
-            vb = len(adj)
-            new_node([i])
-        end((va, vb))
+            vb = len(first)
+            first.append(i)
+            second.append(-1)
+        ends.append((va, vb))
         i += 1
-    return adj, ends, branched
+    return first, second, more, ends
 
 
-def _walk_parts(adj: list[list[int]], ends: list[tuple[int, int]]) -> list[int]:
+def _adjacency(first: list[int], second: list[int], more: list[tuple[int, int]]) -> list[list[int]]:
+    """Per node, its pieces in the order met (from :func:`_fold`'s arrays)."""
+    adj = [[f] if s < 0 else [f, s] for f, s in zip(first, second)]
+    for v, i in more:
+        adj[v].append(i)
+    return adj
+
+
+def _walk_parts(first: list[int], second: list[int], ends: list[tuple[int, int]]) -> list[int]:
     """No node joins three pieces: every part is a simple path or cycle, covered whole. The longest part
     (the first found of equal ones), walked from where :func:`_general`'s Euler trail would start, so that
     the witness is the one it would give: a path from its end if the part is found there; else from the
     first node found, from the end beyond its first piece if that piece is the whole side, otherwise from
     the end beyond its second piece; a cycle from its first node along its first piece."""
-    seen = [False] * len(adj)
+    seen = [False] * len(first)
     best: list[int] = []
-    for v0 in range(len(adj)):
+    for v0 in range(len(first)):
         if seen[v0]:
             continue
         seen[v0] = True
-        p1, v = _walk(adj, ends, v0, adj[v0][0], seen)
-        if v == v0 or len(adj[v0]) == 1:
-            path = p1
+        sides = []
+        for via in (first[v0], second[v0]):             # each way from v0, to a dead end or round
+            if via < 0:
+                break
+            side, v = [], v0
+            while True:
+                side.append(via)
+                a, b = ends[via]
+                v = b if a == v else a
+                seen[v] = True
+                if v == v0:
+                    break                                 # round a cycle
+                nxt = second[v]
+                if nxt < 0:
+                    break                                 # the end of a path
+                via = first[v] if nxt == via else nxt
+            sides.append(side)
+            if v == v0:
+                break
+        if len(sides) == 1:
+            path = sides[0]
+        elif len(sides[0]) == 1:
+            path = sides[0] + sides[1]
         else:
-            p2, _ = _walk(adj, ends, v0, adj[v0][1], seen)
-            if len(p1) == 1:
-                path = p1 + p2
-            else:
-                p2.reverse()
-                path = p2 + p1
+            path = sides[1][::-1] + sides[0]
         if len(path) > len(best):
             best = path
     return best
-
-
-def _walk(adj: list[list[int]], ends: list[tuple[int, int]], v0: int, via: int,
-          seen: list[bool]) -> tuple[list[int], int]:
-    """The pieces from node ``v0`` along piece ``via`` on, node by node, to a dead end or back round to
-    ``v0``; and the node where the walk stopped."""
-    v, out = v0, []
-    while True:
-        out.append(via)
-        a, b = ends[via]
-        v = b if a == v else a
-        seen[v] = True
-        if v == v0:
-            return out, v                                 # round a cycle
-        nxt = adj[v]
-        if len(nxt) == 1:
-            return out, v                                 # the end of a path
-        via = nxt[1] if nxt[0] == via else nxt[0]
 
 
 def _general(adj: list[list[int]], ends: list[tuple[int, int]]) -> list[int]:
