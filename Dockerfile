@@ -8,18 +8,21 @@ FROM python:3.11-slim AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src
 RUN python -m venv /opt/venv
-COPY pyproject.toml ./
-COPY service ./service
-# Install the project (which pulls its pinned-range dependencies), then drop the project itself: the
-# runtime stage runs the code from /app, where openapi.yaml sits beside it.
-RUN /opt/venv/bin/pip install . \
- && /opt/venv/bin/pip uninstall -y seafarers-referee
+# Exactly the pinned, hashed dependencies of requirements.lock (made from pyproject.toml by pip-compile), so
+# two builds install the same bytes; the runtime stage runs the code itself from /app, beside openapi.yaml.
+COPY requirements.lock ./
+RUN /opt/venv/bin/pip install --require-hashes --no-deps -r requirements.lock \
+ && /opt/venv/bin/pip check
 
 # ---- runtime ------------------------------------------------------------------------------------------
 FROM python:3.11-slim AS runtime
 LABEL org.opencontainers.image.title="seafarers-referee" \
       org.opencontainers.image.version="0.1.0" \
       org.opencontainers.image.description="A stateless REST referee for Catan with the Seafarers expansion"
+# PNG rendering (cairosvg) loads the cairo library and draws text with a font found through fontconfig.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libcairo2 fonts-dejavu-core \
+ && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system --gid 10001 app \
  && useradd --system --uid 10001 --gid app --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin app
 COPY --from=build /opt/venv /opt/venv

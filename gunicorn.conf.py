@@ -26,6 +26,9 @@ accesslog = os.environ.get("ACCESS_LOG") or None
 loglevel = os.environ.get("LOG_LEVEL", "info")
 # Worker heartbeats go to a tmpfs when there is one (a container's root file system may be read-only).
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+# No control socket (gunicorn 25.1+ would make one in $XDG_RUNTIME_DIR or $HOME/.gunicorn/, shared by every
+# instance on a host and unwritable in the image, whose user has no home): nothing here uses gunicornc.
+control_socket_disable = True
 # Bodies are limited by the app (MAX_BODY_BYTES, answered with problem+json); headers by gunicorn.
 limit_request_line = 8190
 limit_request_fields = 100

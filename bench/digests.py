@@ -21,6 +21,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
+STRIP = None
+DROP: tuple[str, ...] = ()
+
+
 def game_digest(job: tuple[str, int, int, int]) -> tuple[str, str, int]:
     from service.api.service import verdict_text
     from service.engine.legal import legal_actions
@@ -33,7 +37,16 @@ def game_digest(job: tuple[str, int, int, int]) -> tuple[str, str, int]:
     graphs = {}
 
     def step(state, action, verdict):
-        h.update(verdict_text(verdict).encode())
+        text = verdict_text(verdict)
+        if (STRIP and sid != "GOLD") or DROP:   # keys the compared version has and this one lacks, or the reverse
+            v = json.loads(text)
+            if STRIP and sid != "GOLD":
+                for p in (v.get("state") or {}).get("players", []):
+                    p.pop(STRIP, None)
+            for k in DROP:
+                v.pop(k, None)
+            text = json.dumps(v, separators=(",", ":"), ensure_ascii=False)
+        h.update(text.encode())
         if verdict.graph is not None:
             graphs["g"] = verdict.graph
 
@@ -54,7 +67,12 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out")
     ap.add_argument("--compare")
+    ap.add_argument("--drop", help="verdict keys left out of the comparison (comma-separated)")
+    ap.add_argument("--strip-player-key", help="compare without this player key (outside GOLD)")
     args = ap.parse_args()
+    global STRIP, DROP
+    STRIP = args.strip_player_key
+    DROP = tuple(k for k in (args.drop or "").split(",") if k)
     from service.engine.selfplay import playable_scenarios
     pairs = playable_scenarios()
     jobs = [(*pairs[i % len(pairs)], 1 + i // len(pairs), 400 if pairs[i % len(pairs)][0] == "base" else args.cap)

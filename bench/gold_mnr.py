@@ -20,8 +20,8 @@ from service.engine.mapgraph import MapGraph  # noqa: E402
 from service.engine.referee import adjudicate  # noqa: E402
 from service.engine.scenarios import get_scenario  # noqa: E402
 from service.engine.routes import clear_memo as clear_routes  # noqa: E402
-from service.engine.scenarios.gold_mnr import Board, statements  # noqa: E402
-from service.engine.scenarios.gold_mnr import clear_memo as clear_mnr  # noqa: E402
+from service.engine.modules.gold.mnr import Board, statements  # noqa: E402
+from service.engine.modules.gold.mnr import clear_memo as clear_mnr  # noqa: E402
 
 RES = ("lumber", "brick", "wool", "grain", "ore")
 #: Set-up of the 4-player GOLD map (seed 1): settlement and road per player, snake order, off the coast.

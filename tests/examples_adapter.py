@@ -1,4 +1,4 @@
-"""Translate a shared example position (``../shared/examples/cases``) into our API's JSON.
+"""Translate an example position (``tests/fixtures/examples/cases``) into our API's JSON.
 
 An example is written in a neutral format: a board, pieces, a ``context`` (the rest of the state) and an
 action. :func:`to_state` gives the state a client would post; :func:`to_action` the action;
@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 RES = ("lumber", "brick", "wool", "grain", "ore")
-CASES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "cases"
+CASES = Path(__file__).resolve().parent / "fixtures" / "examples" / "cases"
 
 #: Context keys that are scenario data: passed through into ``scenario_state`` under the same name.
 SCENARIO_KEYS = ("islands", "home_islands", "mainland", "hex_pile", "token_pile", "front_coast")

@@ -70,3 +70,19 @@ def adjudicate(client, st: dict, action: Optional[dict]) -> dict:
 
 def rules(verdict: dict) -> list[str]:
     return [v["rule"] for v in verdict["violations"]]
+
+
+def place_pirate(st):
+    """R-007: a new game whose pirate hex was not named opens with the starting player placing the pirate
+    (``place_pirate``); this places it on the board's first sea hex, north to south, and returns the state."""
+    from service.engine.core import Action
+    from service.engine.mapgraph import MapGraph
+    from service.engine.referee import adjudicate as judge
+    from service.engine.scenarios import get_scenario
+    if st.scenario_state.get("pirate_pending") is not True:
+        return st
+    sea = min((h for h, t in st.hexes.items() if t.terrain == "sea"), key=lambda h: (h[1], h[0]))
+    v = judge(st, Action("place_pirate", st.current_player, {"hex": sea}), MapGraph.build(st.terrain_map()),
+              get_scenario(st.scenario))
+    assert v.legal, v.violations
+    return v.state

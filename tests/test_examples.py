@@ -9,6 +9,7 @@ import warnings
 
 import pytest
 
+from service import rules as catalogue
 from service.engine.scenarios import SCENARIOS
 
 from .examples_adapter import compare, derived_values, load_cases, scenario_id, to_action, to_state
@@ -36,6 +37,9 @@ def test_example(client, example):
     if not expect["legal"]:
         acceptable = {expect["rule"], *expect.get("also_acceptable_rules", [])}
         assert named and named[0] in acceptable, (example["id"], named, acceptable)
+    for v in verdict["violations"]:          # every rule (and ruling) a verdict names is in the catalogue
+        assert v["title"] == catalogue.title(v["rule"]), v
+        assert "ruling" not in v or catalogue.rule(v["ruling"])["kind"] == "ruling", v
     got = derived_values(example, posted, verdict)
     unmapped = []
     for key, want in (expect.get("derived") or {}).items():

@@ -96,7 +96,7 @@ def test_scripted_four_player_game(client):
     assert gold0 == 8 - 1 - 2                                         # GOLD-007, GOLD-009
     # a ship docked at home (GOLD-021), paid with gold (GOLD-008)
     from service.engine.mapgraph import MapGraph
-    from service.engine.scenarios.gold_mnr import home_dock_spaces, space_path
+    from service.engine.modules.gold.mnr import home_dock_spaces, space_path
     hexes = {(h["q"], h["r"]): h["terrain"] for h in st["board"]["hexes"]}
     g = MapGraph.build(hexes)
     docks = sorted(home_dock_spaces(g, tuple(home0)), key=lambda e: len(space_path(g, e)))

@@ -13,8 +13,8 @@ import pytest
 from service.api.codec import dump_state
 from service.engine.mapgraph import MapGraph
 from service.engine.scenarios import get_scenario
-from service.engine.scenarios.gold import FRONT_COAST, front_coast_distances, largest_fleet
-from service.engine.scenarios.gold_mnr import derived_front_coast, home_dock_spaces, space_path
+from service.engine.modules.gold.scenario import FRONT_COAST, front_coast_distances, largest_fleet
+from service.engine.modules.gold.mnr import derived_front_coast, home_dock_spaces, space_path
 
 from .helpers import adjudicate, rules
 
@@ -286,6 +286,13 @@ def test_ships_are_single_pieces_not_lanes(client):
     assert rules(adjudicate(client, st, act("build_ship", edge=[0, 5, "E"]))) == ["GOLD-021"]
 
 
+def test_a_ship_sailed_out_of_turn_breaks_turn_order(client):
+    """BASE-TURN-6: only the active player sails; GOLD-024 (the allowance) is not what the move breaks."""
+    st = harbour_position(ships=[ship()])
+    v = adjudicate(client, st, {**act("sail_ship", ship=0, path=TO_GOLD[:1]), "player": 1})
+    assert rules(v) == ["BASE-TURN-6"] and v["violations"][0]["path"] == "/action/player"
+
+
 def test_ship_moves_two_spaces_and_names_the_first_illegal_step(client):
     """GOLD-024 / R-031: 2 spaces a turn along adjacent spaces; the verdict names the first bad step."""
     st = harbour_position(ships=[ship()])
@@ -482,7 +489,7 @@ def test_a_road_may_not_cut_a_player_off(client):
 
 def test_mnr_unreachable_is_null_and_statements_on_full_map_are_fast():
     """R-036 on the 4-player map: every pending player has a finite MNR at the start of play."""
-    from service.engine.scenarios.gold_mnr import Board
+    from service.engine.modules.gold.mnr import Board
     s = GOLD.new_game(4, 1)
     g = MapGraph.build(s.terrain_map())
     s.buildings[(2, 2, "N")] = (0, "settlement")

@@ -84,7 +84,7 @@ def _ships(state) -> list[dict]:
 
 def _walk(rnd: random.Random, graph, state) -> tuple[int, list]:
     """A ship id and a random walk of 1-4 spaces from where it lies (legal or not: any ship, any length)."""
-    from service.engine.scenarios.gold_mnr import net_of
+    from service.engine.modules.gold.mnr import net_of
     ships = _ships(state)
     if not ships or rnd.random() < 0.1:
         return rnd.randrange(4), [rnd.choice(graph.edges) for _ in range(rnd.randint(1, 4))]
@@ -109,7 +109,7 @@ def random_candidate(rnd: random.Random, state, graph, scen) -> Action | None:
     hx = lambda: rnd.choice(sorted(state.hexes))  # noqa: E731
     cards = lambda: {r: rnd.choice((0, 0, 1, 2)) for r in RESOURCES}  # noqa: E731
     victim = lambda: rnd.choice([None] + list(range(n)))  # noqa: E731
-    coins = lambda: {"gold": rnd.choice((0, 1, 2, 4))} if scen.coins else {}  # noqa: E731
+    coins = lambda: {"gold": rnd.choice((0, 1, 2, 4))} if scen.composition.currencies else {}  # noqa: E731
     ship_id = lambda: rnd.choice([sh["id"] for sh in _ships(state)] or [0]) if rnd.random() < 0.9 \
         else rnd.randrange(6)  # noqa: E731
 
@@ -134,7 +134,7 @@ def random_candidate(rnd: random.Random, state, graph, scen) -> Action | None:
         "build_road": lambda: {"edge": edge()}, "build_ship": lambda: {"edge": edge()},
         "roll": lambda: {"dice": None}, "end_turn": lambda: {},
         "buy_development_card": lambda: {"card": None,
-                                         "price": rnd.choice((None, "grain", "gold")) if scen.coins else None},
+                                         "price": rnd.choice((None, "grain", "gold")) if scen.composition.currencies else None},
         "discard": lambda: {"resources": cards()}, "play_year_of_plenty": lambda: {"resources": cards()},
         "choose_gold": lambda: {"resources": cards()},
         "move_robber": lambda: {"hex": hx(), "steal_from": victim(), "card": None},
@@ -150,6 +150,7 @@ def random_candidate(rnd: random.Random, state, graph, scen) -> Action | None:
         "play_road_building": lambda: {"pieces": [{"kind": rnd.choice(("road", "ship") if scen.ships else ("road",)),
                                                    "edge": edge()} for _ in range(rnd.choice((1, 2, 2)))]},
         "place_harbor": lambda: {"edge": edge()},
+        "place_pirate": lambda: {"hex": hx()},
         "sail_ship": sail,
         "load_gold": lambda: {"ship": ship_id(), "amount": rnd.choice((None, 0, 1, 2, 4, 5))},
         "unload_gold": lambda: {"ship": ship_id(), "amount": rnd.choice((None, 0, 1, 2, 4, 5))},
@@ -166,8 +167,8 @@ def sail_covered(la, a: Action, state, graph) -> bool:
     """A ``sail_ship`` is listed by destination (one shortest path per reachable space and extension
     choice): another path there is covered when it is a walk over adjacent spaces (R-031) within the
     ship's allowance left (GOLD-024..026)."""
-    from service.engine.actions.gold import BASE_MOVE, EXTRA_MOVE, find_ship, ship_edge
-    from service.engine.scenarios.gold_mnr import spaces_adjacent
+    from service.engine.modules.gold.actions import BASE_MOVE, EXTRA_MOVE, find_ship, ship_edge
+    from service.engine.modules.gold.mnr import spaces_adjacent
     same = [x for x in la.actions.get("sail_ship", []) if x.get("ship") == a.get("ship")
             and x.get("extend") == a.get("extend") and tuple(x.get("path")[-1]) == tuple(a.get("path")[-1])]
     if not same:
@@ -251,7 +252,7 @@ def steered_action(la, state, graph, scen, rng: Rng, rnd: random.Random) -> Acti
                 best = min(score(a) for a in acts)
                 acts = [a for a in acts if score(a) == best]
         elif t == "sail_ship":
-            from service.engine.actions.gold import dock_of, find_ship
+            from service.engine.modules.gold.actions import dock_of, find_ship
             def docks(a):
                 sh = dict(find_ship(state, a.get("ship")), edge=list(a.get("path")[-1]))
                 return dock_of(graph, sh) == ("home" if sh.get("cargo") else "gold") and a.get("extend") is None

@@ -88,8 +88,10 @@ def test_a_png_over_the_area_limit_is_422_naming_the_size_and_the_size_that_fits
     assert r.status_code == 422 and r.mimetype == "application/problem+json"
     err = r.get_json()["errors"][0]
     assert err["pointer"] == "/size" and "pixels" in err["detail"] and "at most size" in err["detail"]
-    fits = float(err["detail"].split("at most size ")[1].split(" ")[0])
-    assert pictures.area([tuple(map(int, (h["q"], h["r"]))) for h in st["board"]["hexes"]], fits) <= pictures.MAX_AREA
+    fits = int(err["detail"].split("at most size ")[1].split(" ")[0])
+    ok = client.post("/v1/render", json={"state": st, "size": fits})
+    w, h = pictures.svg_size(ok.get_data(as_text=True))
+    assert w * h <= pictures.MAX_AREA
     assert render(client, {"state": st, "size": 80}).status_code == 200          # svg: no area limit
 
 

@@ -33,10 +33,13 @@ JUNK = [None, True, 0, 1, -1, 7, 65, 2**64, 1.0, "", "x", "N", "SW", "lumber", "
 
 
 def states() -> list[dict]:
+    """A new game of every scenario, as the state schema loads it (module player values taken apart first,
+    as ``parse_state`` does)."""
+    from service.api.service import split_player_extras
     out = []
     for sc in SCENARIOS.values():
         if sc.has_map:
-            out.append(dump_state(sc.new_game(max(sc.players), 7)))
+            out.append(split_player_extras(dump_state(sc.new_game(max(sc.players), 7)))[0])
     return out
 
 

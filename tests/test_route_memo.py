@@ -77,7 +77,7 @@ def test_the_memo_is_bounded(monkeypatch):
 def test_memoised_mnr_witnesses_equal_the_search():
     """GOLD-038 / R-036: the MNR memo (``gold_mnr.Board._witness``) gives what the 0-1 BFS gives, on the
     real board and on the statements' hypothetical ones, cold and warm."""
-    from service.engine.scenarios import gold_mnr
+    from service.engine.modules.gold import mnr as gold_mnr
     states = _positions("GOLD", 4, 3, 200)
     graph = MapGraph.build(states[0].terrain_map())
     checked = 0
@@ -104,7 +104,7 @@ def test_memoised_great_crossing_routes_equal_the_search():
     on a branching network growing ship by ship (routes appear along the way), cold and warm."""
     from service.engine.geometry import canonical_node, edge_nodes
     from service.engine.islands import island_map
-    from service.engine.scenarios import _sc_routes
+    from service.engine.modules.great_crossing import routes as _sc_routes
 
     from .test_scenarios_sc06_11_routes import A, build, crossing_state, ship_path
     st = crossing_state()

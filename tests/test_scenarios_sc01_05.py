@@ -18,7 +18,7 @@ from service.engine.scenarios.hooks import faces_island, mainland_of
 from service.engine.state import Tile
 
 from .examples_adapter import CASES, to_state
-from .helpers import adjudicate as api_adjudicate
+from .helpers import adjudicate as api_adjudicate, place_pirate
 
 GAMES = [("SC01", 3), ("SC01", 4), ("SC02", 3), ("SC03", 4), ("SC04", 3), ("SC05", 4)]
 
@@ -180,7 +180,7 @@ def play_turns(st, k=3):
 def test_starting_settlements_off_the_main_island_are_refused(sid, n):
     """SC01-004 (mainland), SC04-004 / SC05-004 (the large island): a set-up settlement elsewhere is
     illegal with the scenario's rule; an opening on the main island then plays on."""
-    st = get_scenario(sid).new_game(n, 11)
+    st = place_pirate(get_scenario(sid).new_game(n, 11))
     main = mainland_of(st)
     small = next(h for h, t in sorted(st.hexes.items(), key=lambda x: (x[0][1], x[0][0]))
                  if t.terrain in ("gold", "forest", "hills", "pasture", "fields", "mountains")
@@ -198,7 +198,7 @@ def test_starting_settlements_off_the_main_island_are_refused(sid, n):
 def test_a_starting_settlement_facing_another_island_takes_a_ship(sid, n, rule):
     """SC02-004 / SC03-004 (R-017): a coast facing another island (an inner sea hex) takes a ship,
     not a road; SC02-003 / SC03-003: settlements on any island, home islands fixed at the end of set-up."""
-    st = get_scenario(sid).new_game(n, 5)
+    st = place_pirate(get_scenario(sid).new_game(n, 5))
 
     def faces(s, node):
         return any(s.hexes.get(h, Tile("frame")).terrain == "sea" and faces_island(s, h) for h in node_hexes(node))

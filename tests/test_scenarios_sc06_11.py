@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from tests.helpers import place_pirate
 from service.engine.core import Action
 from service.engine.derive import victory_points
 from service.engine.geometry import edge_hexes, node_edges, node_hexes
@@ -167,7 +168,7 @@ def test_into_the_desert_opening(sid):
     unknown area, none for the next."""
     scen = get_scenario(sid)
     n = NEW[sid]
-    st = scen.new_game(n, 4)
+    st = place_pirate(scen.new_game(n, 4))
     assert st.robber is not None and st.hexes[st.robber].terrain == "desert"       # R-009: marked desert
     small = nodes_where(st, lambda x: "small-area" in area_of(st, x))
     v = judge(st, "build_settlement", 0, node=small[0])
@@ -293,6 +294,7 @@ def test_new_world_opening_and_island_token(sid):
                     scen.new_game(n, s).hexes) if len(c) >= 2]) >= 3)
     st = scen.new_game(n, seed)
     st, _, _ = place_all_harbors(st)
+    st = place_pirate(st)
     imap = island_map(st)
     sizes: dict[str, int] = {}
     for name in imap.values():

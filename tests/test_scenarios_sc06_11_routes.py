@@ -6,6 +6,7 @@ from collections import deque
 
 import pytest
 
+from tests.helpers import place_pirate
 from service.engine.core import Action
 from service.engine.geometry import canonical_node, node_hexes
 from service.engine.mapgraph import MapGraph
@@ -222,7 +223,7 @@ def test_broken_route_surrenders_and_refilled_gap_restores_the_token():
 def test_great_crossing_setup_on_one_island():
     """SC10-003: both starting settlements on one island (the home island)."""
     scen = get_scenario("SC10")
-    st = scen.new_game(4, 9)
+    st = place_pirate(scen.new_game(4, 9))
     imap = {h: n for n, hs in st.scenario_state["islands"].items() for h in map(tuple, hs)}
 
     def on(name):
@@ -246,7 +247,7 @@ def test_greater_catan_supply_and_setup():
     """SC11-004 (R-028): 5 settlements, 8 cities, 15 roads, 15 ships; SC11-007: starting settlements on
     the mainland; SC11-002: the mainland is the base board; SC11-005: the 7 reserve tokens."""
     scen = get_scenario("SC11")
-    st = scen.new_game(4, 2)
+    st = place_pirate(scen.new_game(4, 2))
     assert st.players[0].supply == {"settlements": 5, "cities": 8, "roads": 15, "ships": 15}
     assert sorted(st.scenario_state["token_pile"]) == [2, 3, 4, 5, 9, 10, 11]
     main = {tuple(h) for h in st.scenario_state["islands"]["mainland"]}

@@ -203,6 +203,15 @@ def test_sea_017_one_ship_move_per_turn(client):
     assert rules(adjudicate(client, st, move((2, 0, "SE"), (1, 1, "E")))) == ["SEA-017"]
 
 
+def test_a_ship_moved_out_of_turn_breaks_turn_order_not_sea_017(client):
+    """BASE-TURN-6: only the active player moves a ship; SEA-017 (one move a turn) is not what the move breaks."""
+    st = sea(ships=LANE)
+    a = move((2, 0, "SE"), (1, 1, "E"))
+    a["player"] = 1
+    v = adjudicate(client, st, a)
+    assert rules(v) == ["BASE-TURN-6"] and v["violations"][0]["path"] == "/action/player"
+
+
 def test_sea_018_not_the_ship_built_this_turn(client):
     st = sea(ships=LANE, turn_flags={"ships_built": [[2, 0, "SE"]]})
     assert rules(adjudicate(client, st, move((2, 0, "SE"), (1, 1, "E")))) == ["SEA-018"]
@@ -351,8 +360,23 @@ def test_sea_028_on_a_seven_robber_or_pirate(client):
 
 
 def test_sea_029_the_pirate_stays_on_sea(client):
-    assert rules(adjudicate(client, robber_phase(), {"type": "move_pirate", "player": 0, "hex": [3, 0]})) == ["SEA-029"]
-    assert rules(adjudicate(client, robber_phase(), {"type": "move_pirate", "player": 0, "hex": [-1, -1]})) == ["SEA-029"]
+    v = adjudicate(client, robber_phase(), {"type": "move_pirate", "player": 0, "hex": [3, 0]})
+    assert rules(v) == ["SEA-029"] and "ruling" not in v["violations"][0]
+    assert v["violations"][0]["title"] == "Pirate stays at sea"
+
+
+def test_pirate_left_on_its_hex_breaks_the_move_not_the_sea_rule(client):
+    """SEA-028 with R-008: a seven moves the pirate to a different hex; leaving it where it stands breaks the
+    move (not SEA-029, which it keeps: it stands on sea), and the verdict names the deciding ruling. Played by
+    a Knight, the move is SEA-031's."""
+    v = adjudicate(client, robber_phase(), {"type": "move_pirate", "player": 0, "hex": [-1, -1]})
+    assert rules(v) == ["SEA-028"]
+    assert v["violations"][0]["ruling"] == "R-008" and v["violations"][0]["title"] == "A seven may move the pirate"
+    st = robber_phase()
+    st["phase"] = "main"
+    st["players"][0]["dev_cards"] = {"knight": 1}
+    v = adjudicate(client, st, {"type": "play_knight", "player": 0, "target": "pirate", "hex": [-1, -1]})
+    assert rules(v) == ["SEA-031"] and v["violations"][0]["ruling"] == "R-008"
 
 
 def test_sea_030_steal_from_a_ship_owner_only(client):

@@ -13,8 +13,8 @@ sys.path.insert(0, str(ROOT))
 
 from service.engine.mapgraph import MapGraph  # noqa: E402
 from service.engine.scenarios import get_scenario  # noqa: E402
-from service.engine.scenarios.gold import front_coast_distances  # noqa: E402
-from service.engine.scenarios.gold_mnr import net_of  # noqa: E402
+from service.engine.modules.gold.scenario import front_coast_distances  # noqa: E402
+from service.engine.modules.gold.mnr import net_of  # noqa: E402
 from service.render.svg import board  # noqa: E402
 
 
@@ -28,7 +28,8 @@ def main() -> None:
         fc = sorted(front_coast_distances(st, g).items(), key=lambda kv: (kv[0][1], kv[0][0]))
         svg = board(st.hexes, harbors=st.harbors, robber=st.robber, show_coords=True,
                     title=f"GOLD, {n} players: front coast (circled) and gold docks (ringed)",
-                    marks={"nodes": [list(x) for x, _ in fc], "edges": docks})
+                    marks={"nodes": [list(x) for x, _ in fc], "edges": docks},
+                    mark_label="front coast (circles), gold docks (rings)")
         (ROOT / "docs" / "maps" / f"gold-{n}p.svg").write_text(svg, encoding="utf-8")
         print(f"gold-{n}p.svg: front coast {', '.join(f'{q},{r},{c}={d}' for (q, r, c), d in fc)}; "
               f"{len(docks)} gold-dock spaces")

@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 
 from ..engine.mapgraph import RESOURCES
+from ..rules import title as rule_title
 from ..engine.scenarios import get_scenario
 from ..engine.state import DEV_CARDS, SCHEMA_VERSION, Player, Setup, State, Tile, TurnFlags, empty_dev, empty_resources
 
@@ -37,6 +38,14 @@ class Inconsistent(ValueError):
 
 # Tiles are immutable: one instance per (terrain, number) serves every board (the schema has checked both).
 _TILES: dict[tuple[str, Any], Tile] = {}
+
+
+def _extra(declared: Any, given: Any) -> dict[str, Any]:
+    """A player's module values in declaration order, each given or its declared default."""
+    if not declared:
+        return {}
+    given = given or {}
+    return {k: given[k] if given.get(k) is not None else f.default for k, f in declared.items()}
 
 
 def _tile(tn: tuple[str, Any]) -> Tile:
@@ -73,6 +82,7 @@ def build_state(d: dict[str, Any], prefix: str = "/state") -> tuple[State, Point
             target[edge] = p
             ptr.index[(kind, edge)] = i
     players = []
+    declared = scen.composition.player.fields
     n_buildings, n_roads, n_ships = Counter(buildings.values()), Counter(roads.values()), Counter(ships.values())
     for i, pd in enumerate(d["players"]):
         on_board = {
@@ -93,7 +103,7 @@ def build_state(d: dict[str, Any], prefix: str = "/state") -> tuple[State, Point
             dev_cards=pd["dev_cards"] or empty_dev(),
             dev_cards_new=pd["dev_cards_new"] or empty_dev(),
             dev_cards_played=pd["dev_cards_played"] or empty_dev(),
-            supply=supply, svp=pd["svp"], gold=pd["gold"],
+            supply=supply, svp=pd["svp"], extra=_extra(declared, pd.get("extra")),
         ))
     bank = d["bank"]
     if bank is None:
@@ -165,7 +175,7 @@ def dump_state(s: State, board: Any = None) -> dict[str, Any]:
         "board": dump_board(s) if board is None else board,
         "players": [{
             "resources": dict(p.resources), "dev_cards": dict(p.dev_cards), "dev_cards_new": dict(p.dev_cards_new),
-            "dev_cards_played": dict(p.dev_cards_played), "supply": dict(p.supply), "svp": p.svp, "gold": p.gold,
+            "dev_cards_played": dict(p.dev_cards_played), "supply": dict(p.supply), "svp": p.svp, **p.extra,
         } for p in s.players],
         "pieces": {
             "settlements": _pieces(((n, p) for n, (p, k) in s.buildings.items() if k == "settlement"), "node"),
@@ -225,3 +235,14 @@ def board_text(s: State) -> str:
             _BOARD_TEXT.clear()
         _BOARD_TEXT[key] = text
     return text
+
+
+def violation_json(v: Any, path: str | None = None) -> dict[str, str]:
+    """A violation as answers carry it: ``rule``, ``message``, ``path`` (``path`` given to rebase it), the
+    rule's ``title`` from the catalogue and, where a ruling decided it, ``ruling``."""
+    out = {"rule": v.rule, "message": v.message, "path": v.path if path is None else path,
+           "title": rule_title(v.rule) or v.rule}
+    ruling = v.deciding_ruling()
+    if ruling is not None:
+        out["ruling"] = ruling
+    return out

@@ -92,7 +92,8 @@ class ActionSchemas:
             got = self._by_fields.get(fkey)
             if got is None:
                 schema = action_schema(type_, dict(spec.fields))
-                got = self._by_fields[fkey] = (schema, compile_schema(schema))
+                absent = frozenset(n for n, f in schema.fields.items() if not f.required and not f.allow_none)
+                got = self._by_fields[fkey] = (schema, compile_schema(schema), absent)
             self._kept[key] = got
         return got
 

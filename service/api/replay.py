@@ -21,7 +21,7 @@ from ..engine.mapgraph import MapGraph
 from ..engine.referee import adjudicate
 from ..engine.scenarios import scenario_of
 from ..engine.state import State
-from .codec import dump_state
+from .codec import dump_state, violation_json
 
 ON_ILLEGAL = ("stop", "skip")
 DIGESTS = ("each", "final", "none")
@@ -80,10 +80,6 @@ def state_digest(state: State) -> str:
     return "sha256:" + hashlib.sha256(canonical_json(state).encode("utf-8")).hexdigest()
 
 
-def violations_json(vs) -> list[dict[str, str]]:
-    return [{"rule": v.rule, "message": v.message, "path": v.path} for v in vs]
-
-
 def _rebase(path: str, index: int) -> str:
     """A violation's pointer into ``/action`` becomes one into ``/actions/<index>``."""
     return f"/actions/{index}{path[len('/action'):]}" if path.startswith("/action") else path
@@ -123,7 +119,7 @@ def replay(state: State, actions: list[Action], graph: MapGraph, *, on_illegal: 
                 step["events"] = v.events
             out.steps.append(step)
             continue
-        vs = [{"rule": x.rule, "message": x.message, "path": _rebase(x.path, i)} for x in v.violations]
+        vs = [violation_json(x, _rebase(x.path, i)) for x in v.violations]
         step["violations"] = vs
         out.steps.append(step)
         if out.first_illegal is None:

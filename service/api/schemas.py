@@ -159,7 +159,8 @@ class PlayerSchema(Base):
     dev_cards_played = Cards(DEV_CARDS, load_default=None)
     supply = Cards(PIECE_KINDS, fill=False, load_default=None)
     svp = StrictInt(load_default=0, validate=validate.Range(0, 100))
-    gold = StrictInt(load_default=0, validate=validate.Range(0, 10_000))
+    # Values a rule module adds to a player (``PLAYER`` declarations) are taken apart before loading
+    # (``service.split_player_extras``) and checked against the scenario's declarations.
 
 
 class SetupSchema(Base):
@@ -258,6 +259,8 @@ def load_action(data: Any, scenario: str = "base") -> Action:
         known = ACTION_TYPES if not isinstance(t, str) or t not in ACTION_TYPES else SCENARIOS[scenario].action_types()
         where = "" if known is ACTION_TYPES else f" in scenario {scenario!r}"
         raise ValidationError({"type": [f"unknown action type {t!r}{where} (one of {', '.join(sorted(known))})"]})
+    if got[2] and None in data.values():     # null where an optional field refuses it: as if left out
+        data = {k: v for k, v in data.items() if not (v is None and k in got[2])}
     try:
         loaded = load_or_schema(got[0], got[1], data)
     except ValidationError as e:

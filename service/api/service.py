@@ -17,9 +17,9 @@ from ..engine.core import Action
 from ..engine.mapgraph import MapGraph
 from ..engine.memo import bounded_put
 from ..engine.referee import UnsupportedAction, Verdict, adjudicate
-from ..engine.scenarios import GameRefused, get_scenario, scenario_of, start_game
+from ..engine.scenarios import GameRefused, get_scenario, scenario_of, start_game, with_expansions
 from ..engine.state import State
-from .codec import ENCODE, Inconsistent, board_text, build_state, dump_board, dump_state
+from .codec import ENCODE, Inconsistent, board_text, build_state, dump_board, dump_state, violation_json
 from .errors import Problem
 from .fastload import Fallback, compile_schema, load_or_schema
 from .schemas import StateSchema, load_action, pointerize
@@ -41,13 +41,73 @@ def invalid(errors: list[dict[str, str]], what: str = "the request") -> Problem:
     return Problem(422, detail, errors[:MAX_ERRORS])
 
 
+def _null_means_absent(schema) -> frozenset[str]:
+    return frozenset(f.data_key or n for n, f in schema.fields.items() if not f.required and not f.allow_none)
+
+
+#: Optional fields that refuse null: a null there is taken as the field left out (client generators send
+#: null for an optional field they were not given), by object of the state.
+NULL_ABSENT: dict[str, frozenset[str]] = {
+    "": _null_means_absent(_STATE_SCHEMA),
+    **{k: _null_means_absent(_STATE_SCHEMA.fields[k].nested()) for k in ("setup", "turn_flags", "rng", "awards")},
+    "players": _null_means_absent(_STATE_SCHEMA.fields["players"].inner.nested()),
+    "board": _null_means_absent(_STATE_SCHEMA.fields["board"].nested()),
+}
+
+
+def drop_absent_nulls(raw: dict[str, Any]) -> dict[str, Any]:
+    """``raw`` without the nulls of :data:`NULL_ABSENT` (a copy where there are any; else ``raw`` itself)."""
+    top = NULL_ABSENT[""]
+    out = raw
+    if None in raw.values():
+        out = {k: v for k, v in raw.items() if not (v is None and k in top)}
+    for key in ("setup", "turn_flags", "rng", "awards", "board"):
+        sub = out.get(key)
+        if type(sub) is dict and None in sub.values():
+            drop = NULL_ABSENT[key]
+            out = {**out, key: {k: v for k, v in sub.items() if not (v is None and k in drop)}}
+    players = out.get("players")
+    if type(players) is list and any(type(p) is dict and None in p.values() for p in players):
+        drop = NULL_ABSENT["players"]
+        out = {**out, "players": [{k: v for k, v in p.items() if not (v is None and k in drop)}
+                                  if type(p) is dict else p for p in players]}
+    return out
+
+
+_PLAYER_KEYS = frozenset(StateSchema().fields["players"].inner.nested().fields)
+
+
+def split_player_extras(raw: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The state with each player's module values taken out (a copy where there are any; the posted
+    value is never changed), and those values per player (``[]`` when no player has any)."""
+    players = raw.get("players")
+    if type(players) is not list or all(type(p) is not dict or _PLAYER_KEYS.issuperset(p) for p in players):
+        return raw, []
+    extras, core = [], []
+    for p in players:
+        if type(p) is dict:
+            extras.append({k: v for k, v in p.items() if k not in _PLAYER_KEYS})
+            core.append({k: v for k, v in p.items() if k in _PLAYER_KEYS})
+        else:
+            extras.append({})
+            core.append(p)
+    return {**raw, "players": core}, extras
+
+
 def parse_state(raw: Any, cache: GraphCache, prefix: str = "/state") -> tuple[State, MapGraph]:
     """JSON -> a consistent engine state and its map graph, or a 422 naming the field."""
+    state, graph, _where = parse_state_where(raw, cache, prefix)
+    return state, graph
+
+
+def parse_state_where(raw: Any, cache: GraphCache, prefix: str = "/state") -> tuple[State, MapGraph, Any]:
+    """:func:`parse_state`, and where each piece was in the request (``where(kind, coord)`` -> pointer)."""
     if not isinstance(raw, dict):
         raise invalid([{"pointer": prefix, "detail": "must be a game state object"}])
     if len(raw) > 100:      # far more keys than a state has: name the unknown ones without loading the rest
         raise invalid([{"pointer": f"{prefix}/" + str(k).replace("~", "~0").replace("/", "~1"),
                         "detail": "Unknown field."} for k in raw if k not in _STATE_KEYS], "the state")
+    raw, extras = split_player_extras(drop_absent_nulls(raw))
     board_key, board = _known_board(raw.get("board"))
     try:
         if board is not None:   # a board loaded before: load the rest (a doubt: the schema loads it all)
@@ -60,10 +120,17 @@ def parse_state(raw: Any, cache: GraphCache, prefix: str = "/state") -> tuple[St
             loaded = load_or_schema(_STATE_SCHEMA, _LOAD_STATE, raw)
     except ValidationError as e:
         raise invalid(pointerize(e.messages, prefix), "the state") from None
-    problems = declared_problems(get_scenario(loaded["scenario"]), loaded["scenario_state"],
-                                 [p.get("extra", {}) for p in loaded["players"]], prefix)
+    problems = declared_problems(with_expansions(get_scenario(loaded["scenario"]), loaded["options"]),
+                                 loaded["scenario_state"], extras, prefix)
     if problems:
         raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")
+    if extras:
+        for pd, extra in zip(loaded["players"], extras):
+            pd["extra"] = extra
+    ss = loaded["scenario_state"]
+    if None in ss.values():     # an optional key given as null is a key left out, unless null means something
+        fields = with_expansions(get_scenario(loaded["scenario"]), loaded["options"]).composition.state.fields
+        loaded["scenario_state"] = {k: v for k, v in ss.items() if v is not None or fields[k].nullable}
     try:
         state, where = build_state(loaded, prefix)
     except Inconsistent as e:
@@ -74,7 +141,7 @@ def parse_state(raw: Any, cache: GraphCache, prefix: str = "/state") -> tuple[St
         raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")
     if board is None and board_key is not None:
         bounded_put(_BOARDS, board_key, loaded["board"], BOARDS_KEPT)
-    return state, graph
+    return state, graph, where
 
 
 # Loaded boards, kept between requests: a client posts the same board with every move of a game, and the
@@ -135,10 +202,11 @@ def judge(state: State, action: Optional[Action], graph: MapGraph) -> Verdict:
 def verdict_json(v: Verdict, board: Any = None) -> dict[str, Any]:
     return {
         "legal": v.legal,
-        "violations": [{"rule": x.rule, "message": x.message, "path": x.path} for x in v.violations],
+        "violations": [violation_json(x) for x in v.violations],
         "state": dump_state(v.state, board) if v.state is not None else None,
         "events": v.events,
         "derived": v.derived,
+        "warnings": v.warnings,
     }
 
 

@@ -6,7 +6,7 @@ Views stay thin: read the body, load it, call the engine (``legal.py``) or the r
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 from flask import Blueprint, Response, current_app, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
@@ -109,7 +109,7 @@ class RenderRequest(Schema):
     action = fields.Raw(load_default=None, allow_none=True)
     highlight = fields.Nested(Highlight, load_default=None, allow_none=True)
     format = fields.String(load_default="svg", validate=validate.OneOf(("svg", "png")))
-    size = StrictNumber(load_default=30.0, validate=validate.Range(8, 80))
+    size = StrictNumber(load_default=None, allow_none=True, validate=validate.Range(8, 80))
     coords = StrictBool(load_default=False)
     frame = StrictBool(load_default=True)
 
@@ -124,7 +124,9 @@ def _kind(v: Any) -> str:
 
 def violation_marks(action, violations) -> dict[str, list]:
     """Where each violation lies on the board: the coordinate its pointer names in the action (e.g.
-    ``/action/pieces/1/edge``), else every coordinate of the action (``/action``, ``/action/player``)."""
+    ``/action/from`` of a ship move: that end only), or the coordinates of the part of the action it names
+    (``/action/pieces/1/kind``: that piece's edge). A violation about the action as a whole (``/action``,
+    ``/action/player``, ``/action/type``: turn order, one ship move a turn, a cost) marks nothing."""
     marks: dict[str, list] = {"hexes": [], "nodes": [], "edges": []}
 
     def add(v: Any) -> None:
@@ -155,8 +157,13 @@ def violation_marks(action, violations) -> dict[str, list]:
                 break
         if node is not None and parts and _kind(node):
             add(node)
-        else:
-            every(action.params)
+        elif len(parts) >= 2:              # a field of one part of the action: that part's coordinates
+            part: Any = action.params
+            for p in parts[:-1]:
+                part = (part.get(p) if isinstance(part, dict) else
+                        part[int(p)] if isinstance(part, list) and p.isdigit() and int(p) < len(part) else None)
+            if part is not None:
+                every(part)
     return marks
 
 
@@ -201,11 +208,11 @@ def render_view():
             headers["X-Violations"] = ",".join(v.rule for v in verdict.violations)
     svg = state_svg(state, **options)
     if fmt == "png":
-        return Response(render_png(svg, state.hexes, req["size"]), mimetype="image/png", headers=headers)
+        return Response(render_png(svg, req["size"]), mimetype="image/png", headers=headers)
     return Response(svg, mimetype="image/svg+xml", headers=headers)
 
 
-def render_png(svg: str, hexes, size: float) -> bytes:
+def render_png(svg: str, size: Optional[float]) -> bytes:
     """The PNG of ``svg``: from the picture cache when the same picture was drawn before; else, within
     the area and time limits (``service/render/cache.py``; a 422 naming ``/size`` with the largest size
     that fits when over), drawn and kept."""
@@ -214,21 +221,25 @@ def render_png(svg: str, hexes, size: float) -> bytes:
     hit = pictures.get(key)
     if hit is not None:
         return hit
-    if pictures.area(hexes, size) > pictures.MAX_AREA:
-        best = pictures.largest_size(hexes, size, lambda s: pictures.area(hexes, s) <= pictures.MAX_AREA)
-        w, h = pictures.picture_size(hexes, size)
+    w, h = pictures.svg_size(svg)
+    shown = "the size asked" if size is None else f"size {size:g}"
+    if w * h > pictures.MAX_AREA:
+        fits = "" if size is None else f"; at most size {pictures.size_that_fits(size, w * h, pictures.MAX_AREA)}"
         raise invalid([{"pointer": "/size", "detail":
-                        f"a PNG of this board at size {size:g} would be {w} x {h} pixels, over the "
-                        f"{pictures.MAX_AREA:,} pixels a picture may have; at most size {best:g} "
-                        f"(or ask for format svg)"}], "the render request")
+                        f"a PNG of this board at {shown} would be {w} x {h} pixels, over the "
+                        f"{pictures.MAX_AREA:,} pixels a picture may have{fits} (or ask for format svg)"}],
+                      "the render request")
     shapes = svg.count("<")
-    if pictures.png_seconds(hexes, size, shapes) > pictures.PNG_BUDGET_SECONDS:
-        best = pictures.largest_size(
-            hexes, size, lambda s: pictures.png_seconds(hexes, s, shapes) <= pictures.PNG_BUDGET_SECONDS)
+    if pictures.png_seconds(w * h, shapes) > pictures.PNG_BUDGET_SECONDS:
+        fits = ""
+        if size is not None:
+            fixed = shapes / 1000 * pictures.PNG_SECONDS_PER_KILOSHAPE
+            room = (pictures.PNG_BUDGET_SECONDS - fixed) / pictures.PNG_SECONDS_PER_MEGAPIXEL * 1e6
+            fits = f"; at most size {pictures.size_that_fits(size, w * h, max(1, int(room)))}"
         raise invalid([{"pointer": "/size", "detail":
-                        f"a PNG of this board at size {size:g} would take longer to draw than the "
-                        f"{pictures.PNG_BUDGET_SECONDS:g} s a picture may take; at most size {best:g} "
-                        f"(or ask for format svg)"}], "the render request")
+                        f"a PNG of this board at {shown} would take longer to draw than the "
+                        f"{pictures.PNG_BUDGET_SECONDS:g} s a picture may take{fits} (or ask for format svg)"}],
+                      "the render request")
     png = png_of(svg)
     pictures.put(key, png)
     return png

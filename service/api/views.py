@@ -1,19 +1,22 @@
 """Thin views: read the body, call the service path, answer JSON."""
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, Optional
 
 from flask import Blueprint, Response, current_app, request
 from marshmallow import ValidationError
 
+from .. import rules as rules_catalogue
 from ..engine.scenarios import SCENARIOS, scenario_of
 from ..engine.scenarios.components import check_components
 from .app import ROOT
 from .body import read_json
-from .codec import ENCODE, dump_state
+from .codec import ENCODE, dump_state, violation_json
 from .errors import Problem
+from ..engine.warnings import position_warnings
 from .schemas import NewGameSchema, pointerize
-from .service import invalid, judge, parse_action, parse_state, started, verdict_text
+from .service import invalid, judge, parse_action, parse_state, parse_state_where, started, verdict_text
 
 blp = Blueprint("v1", __name__)
 
@@ -65,9 +68,10 @@ def adjudicate_view():
     if "state" not in data:
         raise invalid([{"pointer": "/state", "detail": "missing: the game state"}])
     cache = current_app.extensions["graph_cache"]
-    state, graph = parse_state(data["state"], cache)
+    state, graph, where = parse_state_where(data["state"], cache)
     action = None if data.get("action") is None else parse_action(data["action"], state)
     verdict = judge(state, action, graph)
+    verdict.warnings = position_warnings(state, graph, scenario_of(state), where)
     extra = None
     if explaining:   # the reasoning of every derived value
         from ..engine.explain import explain
@@ -92,6 +96,43 @@ def derive_view():
         from ..engine.explain import explain
         out["explanations"] = explain(state, graph, scenario_of(state))
     return ok(out)
+
+
+_RULE_PREFIX = re.compile(r"[A-Z0-9-]{1,40}")
+
+
+def _one_arg(name: str) -> Optional[str]:
+    values = request.args.getlist(name)
+    if len(values) > 1:
+        raise Problem(400, f"query parameter {name!r} is given once",
+                      [{"pointer": f"/query/{name}", "detail": "given more than once"}])
+    return values[0] if values else None
+
+
+@blp.get("/v1/rules")
+def rules_list():
+    """The rules catalogue, filtered by the start of the ID and/or by module (``SEA``, ``GOLD``...)."""
+    unknown = sorted(set(request.args) - {"prefix", "module"})
+    if unknown:
+        raise Problem(400, f"unknown query parameter {unknown[0]!r}; the filters are prefix and module",
+                      [{"pointer": f"/query/{k}", "detail": "unknown query parameter"} for k in unknown])
+    prefix, module = _one_arg("prefix"), _one_arg("module")
+    if prefix is not None and not _RULE_PREFIX.fullmatch(prefix):
+        raise Problem(400, "query parameter 'prefix' is 1-40 capital letters, digits or '-' (the start of an ID)",
+                      [{"pointer": "/query/prefix", "detail": "must match [A-Z0-9-]{1,40}"}])
+    if module is not None and module not in rules_catalogue.MODULES:
+        raise Problem(400, f"query parameter 'module' is one of {', '.join(rules_catalogue.MODULES)}",
+                      [{"pointer": "/query/module", "detail": "unknown module"}])
+    found = list(rules_catalogue.entries(prefix, module))
+    return ok({"count": len(found), "rules": found})
+
+
+@blp.get("/v1/rules/<rule_id>")
+def rule_view(rule_id: str):
+    entry = rules_catalogue.rule(rule_id)
+    if entry is None:
+        raise Problem(404, f"no rule or ruling {rule_id[:60]!r}; GET /v1/rules lists them")
+    return ok(entry)
 
 
 @blp.get("/v1/scenarios")
@@ -120,7 +161,7 @@ def scenario_check(sid: str):
     state, _graph = parse_state(data["state"], current_app.extensions["graph_cache"])
     problems = check_components(SCENARIOS[sid], state.num_players, state)
     return ok({"scenario": sid, "players": state.num_players, "matches": not problems,
-               "problems": [{"rule": v.rule, "message": v.message, "path": v.path} for v in problems]})
+               "problems": [violation_json(v) for v in problems]})
 
 
 @blp.post("/v1/games")

@@ -27,7 +27,7 @@ def declared_problems(scenario: "Scenario", scenario_state: Any, players: Any, p
     an unknown key or a wrong shape is named by its pointer before any rule reads it."""
     comp = scenario.composition
     out = comp.state.problems(scenario_state, f"{prefix}/scenario_state")
-    if comp.player.fields:
+    if players:
         for i, extra in enumerate(players):
             out += comp.player.problems(extra, f"{prefix}/players/{i}")
     return out
@@ -66,6 +66,8 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
             else:
                 out.append((ptr + "/edge",
                             f"a {kind[:-1]} cannot lie on {edge_str(edge)}, a {graph.edge_kind[eid]} edge"))
+    for rule in scenario.composition.validators:       # the modules' own consistency rules
+        out.extend(rule(state, scenario))
     if state.ships and not scenario.ships:
         out.append(("/state/pieces/ships", f"scenario {scenario.id!r} has no ships"))
     # -- supply: pieces on the board + pieces left = the scenario's supply (BASE-COMP-1) ------------------

@@ -1,6 +1,7 @@
 """Vocabulary shared by rules, actions and scenarios: violations, actions, events and the context."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -10,14 +11,25 @@ from .state import State
 if TYPE_CHECKING:  # pragma: no cover
     from .scenarios.base import Scenario
 
+_RULING = re.compile(r"\bR-[0-9]{3}\b")
+
 
 @dataclass(frozen=True, slots=True)
 class Violation:
-    """One rule an action breaks: the rule ID, what the rule requires and what the position has, and
-    the JSON pointer (into the request) of the part of the action or state at fault."""
+    """One rule an action breaks: the rule ID, what the rule requires and what the position has, the
+    JSON pointer (into the request) of the part of the action or state at fault and, where a ruling
+    (R-nnn) decided how the rule applies here, its ID."""
     rule: str
     message: str
     path: str = "/action"
+    ruling: Optional[str] = None
+
+    def deciding_ruling(self) -> Optional[str]:
+        """The ruling that decided this violation: the one given, else the first R-nnn the message names."""
+        if self.ruling is not None:
+            return self.ruling
+        m = _RULING.search(self.message)
+        return m.group(0) if m else None
 
 
 @dataclass(slots=True)

@@ -63,7 +63,7 @@ def largest_army(state: State, holder: Optional[int]) -> Optional[int]:
 
 
 def victory_points(state: State, scenario: "Scenario", player: int) -> dict[str, int]:
-    """VP by source (BASE-VP-1..3 table, SEA-019 special tokens, scenario extras) and the total."""
+    """VP by source (BASE-VP-1..3 table, SEA-019 special tokens, the modules' own sources) and the total."""
     settlements = cities = 0
     for owner, kind in state.buildings.values():
         if owner == player:
@@ -75,20 +75,8 @@ def victory_points(state: State, scenario: "Scenario", player: int) -> dict[str,
 
 
 def victory_point_total(state: State, scenario: "Scenario", player: int) -> int:
-    """``victory_points(state, scenario, player)["total"]`` without building the table."""
-    p = state.players[player]
-    total = p.dev_cards.get("victory_point", 0) + p.dev_cards_new.get("victory_point", 0) + p.svp
-    for owner, kind in state.buildings.values():
-        if owner == player:
-            total += 2 if kind == "city" else 1
-    if state.longest_road_holder == player:
-        total += 2
-    if state.largest_army_holder == player:
-        total += 2
-    extra = scenario.vp_extra(state, player)
-    if extra:
-        total += sum(extra.values())
-    return total
+    """``victory_points(state, scenario, player)["total"]``."""
+    return victory_points(state, scenario, player)["total"]
 
 
 def all_victory_points(state: State, scenario: "Scenario") -> dict[str, dict[str, int]]:
@@ -103,49 +91,26 @@ def all_victory_points(state: State, scenario: "Scenario") -> dict[str, dict[str
                 cities[owner] += 2
             else:
                 settlements[owner] += 1
-    if type(scenario).vp_extra is not _default_vp_extra():
-        return {str(p): _vp(state, scenario, p, settlements[p], cities[p]) for p in players}
-    # No scenario extras: the same table, built inline.
-    lr, la = state.longest_road_holder, state.largest_army_holder
-    out = {}
-    for p, pl in enumerate(state.players):
-        s, c = settlements[p], cities[p]
-        r = 2 if lr == p else 0
-        a = 2 if la == p else 0
-        v = pl.dev_cards.get("victory_point", 0) + pl.dev_cards_new.get("victory_point", 0)
-        out[str(p)] = {"settlements": s, "cities": c, "longest_road": r, "largest_army": a,
-                       "victory_point_cards": v, "special": pl.svp, "total": s + c + r + a + v + pl.svp}
-    return out
-
-
-def _default_vp_extra():
-    global _DEFAULT_VP_EXTRA
-    if _DEFAULT_VP_EXTRA is None:
-        from .scenarios.base import Scenario as _Scenario
-        _DEFAULT_VP_EXTRA = _Scenario.vp_extra
-    return _DEFAULT_VP_EXTRA
-
-
-_DEFAULT_VP_EXTRA = None
+    return {str(p): _vp(state, scenario, p, settlements[p], cities[p]) for p in players}
 
 
 def _vp(state: State, scenario: "Scenario", player: int, settlements: int, cities: int) -> dict[str, int]:
+    """The one VP table: buildings (counted by the caller), awards, cards, special tokens, module sources."""
     p = state.players[player]
     # BASE-COMP-4: one Longest Road and one Largest Army card (a single holder each), 2 VP each.
     # BASE-DEV-9: VP cards count while held, never "played", including one bought this turn.
-    out = {"settlements": settlements, "cities": cities,
-           "longest_road": 2 if state.longest_road_holder == player else 0,
-           "largest_army": 2 if state.largest_army_holder == player else 0,
-           "victory_point_cards": p.dev_cards.get("victory_point", 0) + p.dev_cards_new.get("victory_point", 0),
-           "special": p.svp}
-    extra = scenario.vp_extra(state, player)
+    lr = 2 if state.longest_road_holder == player else 0
+    la = 2 if state.largest_army_holder == player else 0
+    cards = p.dev_cards.get("victory_point", 0) + p.dev_cards_new.get("victory_point", 0)
+    out = {"settlements": settlements, "cities": cities, "longest_road": lr, "largest_army": la,
+           "victory_point_cards": cards, "special": p.svp}
+    extra = scenario.vp_extra(state, player) if "vp_extra" in scenario.composition.hooks else None
     if extra:
         for k, v in extra.items():
             out[k] = out.get(k, 0) + v
         out["total"] = sum(out.values())
     else:
-        out["total"] = (settlements + cities + out["longest_road"] + out["largest_army"]
-                        + out["victory_point_cards"] + p.svp)
+        out["total"] = settlements + cities + lr + la + cards + p.svp
     return out
 
 

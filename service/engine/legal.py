@@ -12,10 +12,9 @@ holds that list to the one that judges every candidate).
 
 Some choices are too many to list and are described as *ranges* instead, each with one concrete
 example that was checked: discarding (any cards of the hand adding up to the count owed), Year of Plenty
-and gold-field picks (any cards of the bank adding up to the count), domestic trades (any cards, and
-with GOLD any coins, of one hand for any of the other's, at least one each way, no kind on both sides),
-and GOLD's trades with the bank (``gold_trade``: ``direction`` "buy", ``rate`` gold per card got, the
-cards within ``get``; or "sell", a multiple of ``rate`` cards within ``give`` for one gold per ``rate``).
+and gold-field picks (any cards of the bank adding up to the count), domestic trades (any cards, and any
+currency a module declares, of one hand for any of the other's, at least one each way, no kind on both
+sides), and a module's own ranged types by its ``RangeKind`` (GOLD's trades with the bank).
 
 Listing conventions: parameters that report a chance outcome (dice, a drawn or stolen card, what an
 unexplored space turned out to be) are listed at their default, left to the seeded generator; GOLD's
@@ -37,11 +36,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
-from .actions.gold import BUY_RATE, SELL_RATE
 from .actions.robber import robbable
 from .actions.seafarers import next_gold_chooser
 from .bank import COSTS
 from .core import Action, Ctx, Violation
+from .module import RANGE_KINDS
 from .mapgraph import LAND, RESOURCES, MapGraph
 from .placement import road_connected, road_site, ship_connected, ship_site
 from .referee import HANDLERS, check_action
@@ -52,7 +51,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .scenarios.base import Scenario
 
 #: Action types whose choices are described as ranges, not listed one by one.
-RANGE_TYPES = ("discard", "play_year_of_plenty", "choose_gold", "domestic_trade", "gold_trade")
+#: The engine's own ranged types (a module's are marked ``ranged`` in its ``ActionSpec``).
+RANGE_TYPES = ("discard", "play_year_of_plenty", "choose_gold", "domestic_trade")
 
 
 @dataclass
@@ -295,6 +295,10 @@ def _cards_range(total: int, at_most: dict[str, int]) -> dict[str, Any]:
 
 def _range_specs(type_: str, state: State, graph: MapGraph, scen: "Scenario", p: int) -> Iterable[tuple[dict, Action]]:
     """(range spec, one concrete action inside it) for each range of ``type_``."""
+    own = scen.composition.actions[type_].ranges
+    if own is not None:                      # a module's ranged type
+        yield from own.specs(state, graph, scen, p)
+        return
     hand = state.players[p].resources
     if type_ == "discard":
         owed = state.pending_discards.get(p)
@@ -313,16 +317,14 @@ def _range_specs(type_: str, state: State, graph: MapGraph, scen: "Scenario", p:
     elif type_ == "domestic_trade":
         partners = [q for q in range(state.num_players) if q != p] if p == state.current_player \
             else [state.current_player]
-        # the hand (and with GOLD the coins) on each side; at most the (first kind held, first other kind
-        # the partner holds) as the example
+        # the hand (and any currency a module declares) on each side; at most the (first kind held, first
+        # other kind the partner holds) as the example
         players = state.players
-        if scen.coins:
-            kinds = RESOURCES + ("gold",)
-            mine = {r: hand.get(r, 0) for r in RESOURCES}
-            mine["gold"] = players[p].gold
-        else:
-            kinds = RESOURCES
-            mine = {r: hand.get(r, 0) for r in RESOURCES}
+        currencies = scen.composition.currencies
+        kinds = RESOURCES + currencies
+        mine = {r: hand.get(r, 0) for r in RESOURCES}
+        for c in currencies:
+            mine[c] = players[p].extra.get(c, 0)
         held = [r for r in kinds if mine[r] > 0]
         if not held:
             return
@@ -330,8 +332,8 @@ def _range_specs(type_: str, state: State, graph: MapGraph, scen: "Scenario", p:
             other = players[q]
             res = other.resources
             theirs = {r: res.get(r, 0) for r in RESOURCES}
-            if scen.coins:
-                theirs["gold"] = other.gold
+            for c in currencies:
+                theirs[c] = other.extra.get(c, 0)
             pair = None
             for a in held:
                 for b in kinds:
@@ -349,45 +351,38 @@ def _range_specs(type_: str, state: State, graph: MapGraph, scen: "Scenario", p:
                     "no_type_on_both_sides": True}
             ex = Action(type_, p, {"partner": q, "give": {a: 1}, "get": {b: 1}, "accepted": True})
             yield spec, ex
-    elif type_ == "gold_trade":
-        # GOLD-016: 2 gold buy 1 card (several at once, any mix the bank holds); GOLD-018: any 3 cards of
-        # the hand buy 1 gold (a multiple of 3 at once). Never both directions in one trade.
-        gold = state.players[p].gold
-        k = gold // SELL_RATE
-        bank = {r: min(state.bank.get(r, 0), k) for r in RESOURCES}
-        if k and sum(bank.values()):
-            yield ({"direction": "buy", "rate": SELL_RATE, "give": {"at_most": {"gold": SELL_RATE * k}},
-                    "get": {"at_least": 1, "total_at_most": k, "at_most": bank}},
-                   Action(type_, p, {"give": {"gold": SELL_RATE},
-                                     "get": {next(r for r in RESOURCES if bank[r]): 1}}))
-        m = sum(hand.values()) // BUY_RATE
-        if m:
-            yield ({"direction": "sell", "rate": BUY_RATE, "get": {"at_most": {"gold": m}},
-                    "give": {"at_least": BUY_RATE, "total_at_most": BUY_RATE * m, "multiple_of": BUY_RATE,
-                             "at_most": {r: min(hand.get(r, 0), BUY_RATE * m) for r in RESOURCES}}},
-                   Action(type_, p, {"give": _greedy(BUY_RATE, hand), "get": {"gold": 1}}))
+
+
+def cards_in_range(cards: dict[str, int], rng: dict[str, Any]) -> bool:
+    """Whether counts of cards lie inside one side of a range spec (``at_most``, ``total``...)."""
+    cards = {r: n for r, n in cards.items() if n}
+    if any(r not in rng["at_most"] or n > rng["at_most"].get(r, 0) for r, n in cards.items()):
+        return False
+    total = sum(cards.values())
+    if "total" in rng:
+        return total == rng["total"]
+    if total > rng.get("total_at_most", total) or total % rng.get("multiple_of", 1):
+        return False
+    return total >= rng.get("at_least", 0)
+
+
+def draw_cards(rng: Rng, total: int, at_most: dict[str, int]) -> dict[str, int]:
+    """``total`` cards drawn at random within ``at_most`` (for sampling a range)."""
+    pool = [r for r in at_most for _ in range(at_most.get(r, 0))]
+    out = {r: 0 for r in at_most}
+    for r in rng.shuffle(pool)[:total]:
+        out[r] += 1
+    return out
 
 
 def range_admits(type_: str, spec: dict[str, Any], action: Action) -> bool:
     """Whether a concrete action lies inside a range spec (the property test samples both ways)."""
-    def cards_ok(cards: dict[str, int], rng: dict[str, Any]) -> bool:
-        cards = {r: n for r, n in cards.items() if n}
-        if any(r not in rng["at_most"] or n > rng["at_most"].get(r, 0) for r, n in cards.items()):
-            return False
-        total = sum(cards.values())
-        if "total" in rng:
-            return total == rng["total"]
-        if total > rng.get("total_at_most", total) or total % rng.get("multiple_of", 1):
-            return False
-        return total >= rng.get("at_least", 0)
+    cards_ok = cards_in_range
     if action.type != type_:
         return False
-    if type_ == "gold_trade":
-        give = {r: n for r, n in action.get("give").items() if n}
-        get = {r: n for r, n in action.get("get").items() if n}
-        if spec["direction"] == "buy":
-            return cards_ok(get, spec["get"]) and give == {"gold": spec["rate"] * sum(get.values())}
-        return cards_ok(give, spec["give"]) and get == {"gold": sum(give.values()) // spec["rate"]}
+    kind = RANGE_KINDS.get(type_)
+    if kind is not None:
+        return kind.admits(spec, action)
     if type_ == "domestic_trade":
         give = {r: n for r, n in action.get("give").items() if n}
         get = {r: n for r, n in action.get("get").items() if n}
@@ -401,19 +396,11 @@ def sample_range(spec: dict[str, Any], rng: Rng) -> Action:
     t, p = spec["type"], spec["player"]
 
     def draw(total: int, at_most: dict[str, int]) -> dict[str, int]:
-        pool = [r for r in at_most for _ in range(at_most.get(r, 0))]
-        out = {r: 0 for r in at_most}
-        for r in rng.shuffle(pool)[:total]:
-            out[r] += 1
-        return out
+        return draw_cards(rng, total, at_most)
 
-    if t == "gold_trade":
-        if spec["direction"] == "buy":
-            get = draw(1 + rng.below(spec["get"]["total_at_most"]), spec["get"]["at_most"])
-            return Action(t, p, {"give": {"gold": spec["rate"] * sum(get.values())}, "get": get})
-        lots = spec["give"]["total_at_most"] // spec["rate"]
-        give = draw(spec["rate"] * (1 + rng.below(lots)), spec["give"]["at_most"])
-        return Action(t, p, {"give": give, "get": {"gold": sum(give.values()) // spec["rate"]}})
+    kind = RANGE_KINDS.get(t)
+    if kind is not None:
+        return kind.sample(spec, rng)
     if t != "domestic_trade":
         return Action(t, p, {"resources": draw(spec["resources"]["total"], spec["resources"]["at_most"])})
     mine, theirs = spec["give"]["at_most"], spec["get"]["at_most"]
@@ -780,7 +767,7 @@ def _range_exact(t: str, state: State, scenario: "Scenario") -> bool:
     if t == "play_year_of_plenty":
         return True
     if t == "domestic_trade":
-        return not scenario.coins and not _strict_phases_closed(state)
+        return not scenario.composition.currencies and not _strict_phases_closed(state)
     return False
 
 
@@ -817,7 +804,7 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
     for fn in scenario.composition.candidates:      # the candidates a module's ActionSpec declares
         for a in fn(state, graph, scenario, player):
             extra.setdefault(a.type, []).append(a)
-    plain = "check" not in scenario.composition.hooks
+    plain = "check" not in scenario.composition.hooks and not scenario.composition.checks
     pos: Optional[_Pos] = None
     pl = state.players[player]
     main = state.phase == "main"
@@ -886,7 +873,7 @@ _RANGE_SET = frozenset(RANGE_TYPES)
 _PLANS: dict[tuple, list] = {}
 
 
-def _entry(t: str, h, replaced) -> tuple:
+def _entry(t: str, h, replaced, ranged: Optional[bool] = None) -> tuple:
     """(type, handler, the scenario's replacement or None, what the type's block reads (a card name, or
     the supply kind and the cost; only for the engine's own handler), whether it is a range type, its
     prefilter)."""
@@ -896,7 +883,7 @@ def _entry(t: str, h, replaced) -> tuple:
             block = _DEV_CARD[t]
         elif t in _PIECE:
             block = (_PIECE[t][0], COSTS[_PIECE[t][1]])
-    return t, h, replaced, block, t in _RANGE_SET, PREFILTERS.get(t)
+    return t, h, replaced, block, (t in _RANGE_SET) if ranged is None else ranged, PREFILTERS.get(t)
 
 
 def _plan(scenario: "Scenario", state: State, player: int) -> list[tuple]:
@@ -914,11 +901,12 @@ def _plan(scenario: "Scenario", state: State, player: int) -> list[tuple]:
                                   if t in HANDLERS and _gate_open(state, HANDLERS[t], player)]
         return plan
     plan = []
+    actions = scenario.composition.actions
     for t in _sorted_types(types):
         replaced = scenario.handler(t)
         h = replaced or HANDLERS.get(t)
         if h is not None and _gate_open(state, h, player):
-            plan.append(_entry(t, h, replaced))
+            plan.append(_entry(t, h, replaced, actions[t].ranged))
     return plan
 
 

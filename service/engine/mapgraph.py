@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from itertools import chain, islice
-from typing import Mapping
+from typing import Any, Mapping
 
 from .geometry import Edge, Hex, Node, edge_hexes, edge_nodes, hex_corners, hex_sides, node_hexes, node_neighbours
 
@@ -51,7 +51,7 @@ class MapGraph:
     __slots__ = (
         "terrain", "nodes", "node_index", "edges", "edge_index", "edge_kind", "edge_node_ids",
         "node_edge_ids", "node_neighbour_ids", "node_hexes", "node_land", "node_water",
-        "hex_node_ids", "hex_edge_ids", "memo_token",
+        "hex_node_ids", "hex_edge_ids", "memo_token", "derived",
     )
 
     def __init__(self) -> None:
@@ -72,6 +72,9 @@ class MapGraph:
         #: This board's part of the keys under which ``routes.py`` memoises route results (a new object
         #: per graph, equal to no other); not part of the graph's content (never serialised).
         self.memo_token = object()
+        #: Per-board data rule modules derive from this graph (``memo.per_board``): kept with the graph, so it
+        #: lives exactly as long as the graph is cached and never outlives the board it was derived from.
+        self.derived: dict[str, Any] = {}
 
     # -- construction -------------------------------------------------------------------------------
     @classmethod

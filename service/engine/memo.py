@@ -21,12 +21,21 @@ from __future__ import annotations
 import sys
 import threading
 from collections import OrderedDict
-from typing import Any, Hashable, Optional
+from typing import Any, Callable, Hashable, Optional
 
 #: The default bound: entries kept before the oldest goes.
 MEMO_SIZE = 8192
 #: The default bound in bytes, per memo (the service may set it from its configuration at start-up).
 MEMO_BYTES = 8 << 20
+
+def per_board(graph: Any, key: str, compute: Callable[[Any], Any]) -> Any:
+    """Data derived from a board's map graph alone (a module's network of spaces, distances...): computed
+    once per graph and kept on it (``MapGraph.derived``), under ``key`` (the module's name for it)."""
+    got = graph.derived.get(key)
+    if got is None:
+        got = graph.derived[key] = compute(graph)
+    return got
+
 
 _getsizeof = sys.getsizeof
 _SAMPLE = 8                 # a container longer than twice this is measured by its first items

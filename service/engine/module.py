@@ -39,6 +39,17 @@ Candidates = Callable[["State", "MapGraph", Any, int], Iterable["Action"]]
 
 
 @dataclass(frozen=True)
+class RangeKind:
+    """How the legal-action list gives an action type as ranges (counts of cards) rather than one by one:
+    ``specs(state, graph, scenario, player)`` yields ``(range spec, one legal example)``;
+    ``admits(spec, action)`` says whether a concrete action lies inside a spec; ``sample(spec, rng)`` draws
+    one (random play and tests)."""
+    specs: Callable[..., Iterable[tuple[dict, "Action"]]]
+    admits: Callable[[dict, "Action"], bool]
+    sample: Callable[[dict, Any], "Action"]
+
+
+@dataclass(frozen=True)
 class ActionSpec:
     """One action type: its fields (besides ``type`` and ``player``), what it means, the handler that
     judges and applies it, and the candidates the legal-action list tries (each filtered through the
@@ -53,6 +64,8 @@ class ActionSpec:
     candidates: Optional[Candidates] = None
     #: Legal actions of this type are given as ranges (counts of cards) with a checked example.
     ranged: bool = False
+    #: The module's own range functions for a ranged type (the engine's cover the base game's types).
+    ranges: Optional[RangeKind] = None
 
 
 @dataclass(frozen=True)
@@ -86,9 +99,9 @@ class Hooks(Protocol):
     def initial_scenario_state(self, num_players: int, board: dict) -> dict[str, Any]:
         """The module's keys of ``scenario_state`` at the start (declared in ``STATE``)."""
 
-    def complete_player(self, state_json: Mapping[str, Any], player: int) -> dict[str, int]:
+    def pieces_off_grid(self, scenario_state: dict, player: int) -> dict[str, int]:
         """Pieces of ``player`` on the board that the piece lists do not hold, by supply kind (GOLD's
-        mobile ships): counted with the board's pieces against the supply when completing a posted state."""
+        mobile ships, kept in ``scenario_state``): counted with the board's pieces against the supply."""
 
     def check(self, ctx: "Ctx") -> list["Violation"]:
         """Violations of a proposed action that the module adds once the handler's own checks pass."""
@@ -136,7 +149,8 @@ class Hooks(Protocol):
 #: The published hook list, in the order of :class:`Hooks`.
 HOOKS: tuple[str, ...] = tuple(n for n in Hooks.__dict__ if not n.startswith("_") and callable(Hooks.__dict__[n]))
 
-DECLARATIONS = ("ACTIONS", "ACTION_FIELDS", "WITHOUT_ACTIONS", "STATE", "PLAYER", "DERIVED", "EVENTS", "OPTIONS")
+DECLARATIONS = ("ACTIONS", "ACTION_FIELDS", "WITHOUT_ACTIONS", "STATE", "PLAYER", "CURRENCIES", "DERIVED", "EVENTS",
+                "OPTIONS", "CHECKS", "VALIDATORS")
 
 
 def hook_doc(name: str) -> str:
@@ -160,10 +174,21 @@ class Composition:
     own_handlers: frozenset[str] = frozenset()
     #: The candidate generators the action specs declare, ``(state, graph, scenario, player) -> actions``.
     candidates: tuple = ()
+    #: Player values (``PLAYER``) that are a currency: traded between players like cards (``CURRENCIES``).
+    currencies: tuple[str, ...] = ()
+    #: Rules a module adds to every action of every game it is part of (``CHECKS``: ``ctx -> violations``),
+    #: judged after the handler's and the scenario's ``check``, base module first.
+    checks: tuple = ()
+    #: Consistency rules of a module's own data (``VALIDATORS``: ``(state, scenario) -> [(pointer, reason)]``).
+    validators: tuple = ()
 
     def handler(self, type_: str) -> Optional["Handler"]:
         spec = self.actions.get(type_)
         return None if spec is None else spec.handler
+
+
+#: The range functions of module-declared ranged types, by type (a type belongs to one module).
+RANGE_KINDS: dict[str, RangeKind] = {}
 
 
 def _own(cls: type, name: str) -> Any:
@@ -195,7 +220,7 @@ def compose(cls: type, default: type) -> Composition:
             if prev is not None:    # a module restating a type below it: fields added, handler replaced if given
                 spec = ActionSpec(spec.type, {**prev.fields, **spec.fields}, spec.doc or prev.doc,
                                   spec.handler or prev.handler, spec.candidates or prev.candidates,
-                                  spec.ranged or prev.ranged)
+                                  spec.ranged or prev.ranged, spec.ranges or prev.ranges)
             actions[spec.type] = spec
         for t in _own(c, "WITHOUT_ACTIONS") or ():
             actions.pop(t, None)
@@ -206,18 +231,32 @@ def compose(cls: type, default: type) -> Composition:
         player = merge(player, _own(c, "PLAYER") or {}, where=f"{mod}.PLAYER")
         derived.update(_own(c, "DERIVED") or {})
         for e in _own(c, "EVENTS") or ():
-            events[e.type] = e
+            prev_e = events.get(e.type)     # a module restating an event type adds the fields it reports
+            events[e.type] = e if prev_e is None else EventSpec(e.type, {**prev_e.fields, **e.fields},
+                                                                e.doc or prev_e.doc)
         for o in _own(c, "OPTIONS") or ():
             options[o.name] = o
     fields_by_type = {t: {**spec.fields, **{k: f for k, f in extra_fields.get(t, {}).items()}}
                       for t, spec in actions.items()}
-    actions = {t: ActionSpec(t, fields_by_type[t], spec.doc, _resolve(spec.handler), spec.candidates, spec.ranged)
+    actions = {t: ActionSpec(t, fields_by_type[t], spec.doc, _resolve(spec.handler), spec.candidates, spec.ranged,
+                             spec.ranges)
                for t, spec in actions.items()}
+    currencies: tuple[str, ...] = ()
+    checks: tuple = ()
+    validators: tuple = ()
+    for c in stack:
+        currencies += tuple(x for x in _own(c, "CURRENCIES") or () if x not in currencies)
+        checks += tuple(x for x in _own(c, "CHECKS") or () if x not in checks)
+        validators += tuple(x for x in _own(c, "VALIDATORS") or () if x not in validators)
+    for spec in actions.values():
+        if spec.ranges is not None:
+            RANGE_KINDS[spec.type] = spec.ranges
     hooks = frozenset(n for n in HOOKS if getattr(cls, n, None) is not getattr(default, n, None))
     return Composition(tuple(names), actions, {t: fs for t, fs in extra_fields.items() if t in actions},
                        Obj(state), Obj(player), Obj(derived), events, options, hooks,
                        frozenset(t for t, a in actions.items() if a.handler is not None),
-                       tuple(dict.fromkeys(a.candidates for a in actions.values() if a.candidates is not None)))
+                       tuple(dict.fromkeys(a.candidates for a in actions.values() if a.candidates is not None)),
+                       currencies, checks, validators)
 
 
 __all__ = ["ActionSpec", "EventSpec", "OptionSpec", "Hooks", "HOOKS", "Composition", "compose", "hook_doc",

@@ -39,6 +39,8 @@ class Verdict:
     derived: dict[str, Any] = field(default_factory=dict)
     #: The map graph of the resulting state: the one passed in, unless the action changed the board.
     graph: Optional[MapGraph] = None
+    #: Suspicious but possible things about the posted position (``warnings.py``), filled by the caller.
+    warnings: list[dict[str, str]] = field(default_factory=list)
 
 
 def gate(ctx: Ctx, h: Handler) -> list[Violation]:
@@ -63,7 +65,14 @@ def check_action(ctx: Ctx, h: Handler) -> list[Violation]:
     """Every check a proposed action passes, in order: the gate, the handler's rules, the scenario's.
 
     The legal-action generator (``legal.py``) filters its candidates through this same function."""
-    return gate(ctx, h) or h.check(ctx) or ctx.scenario.check(ctx)
+    v = gate(ctx, h) or h.check(ctx) or ctx.scenario.check(ctx)
+    if v:
+        return v
+    for rule in ctx.scenario.composition.checks:    # the rules modules add to every action (``CHECKS``)
+        v = rule(ctx)
+        if v:
+            return v
+    return []
 
 
 def adjudicate(state: State, action: Action, graph: MapGraph, scenario: "Scenario",

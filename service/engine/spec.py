@@ -127,7 +127,7 @@ class NodeT(Type):
         return [(ptr, "must be an intersection [q, r, corner] (corner N or S)")]
 
     def openapi(self):
-        return {"$ref": "#/components/schemas/NodeRef"}
+        return {"$ref": "#/components/schemas/Node"}
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,7 @@ class EdgeT(Type):
         return [(ptr, "must be a path [q, r, side] (side NE, E, SE, SW, W or NW)")]
 
     def openapi(self):
-        return {"$ref": "#/components/schemas/EdgeRef"}
+        return {"$ref": "#/components/schemas/Edge"}
 
 
 @dataclass(frozen=True)
@@ -277,7 +277,7 @@ class Obj(Type):
             f = fs.get(k)
             if f is None:
                 return [(f"{ptr}/{_esc(k)}", f"unknown key (known: {', '.join(sorted(fs)) or 'none'})")]
-            if v is None and f.nullable:
+            if v is None and (f.nullable or not f.required):   # null: as if an optional key were left out
                 continue
             p = f.type.problems(v, f"{ptr}/{_esc(k)}")
             if p:

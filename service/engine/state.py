@@ -34,7 +34,8 @@ class Player:
     dev_cards_played: dict[str, int]          # face up / set aside; knights count for Largest Army
     supply: dict[str, int]                    # pieces left to build, by kind
     svp: int = 0                              # special victory point tokens (SEA-019)
-    gold: int = 0                             # gold coins, for scenarios that use them as currency
+    #: The values rule modules add to a player (``PLAYER`` declarations), in declaration order.
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def copy(self) -> "Player":
         new = _new(Player)                  # field by field: cheaper than __init__ (see State.copy)
@@ -44,7 +45,7 @@ class Player:
         new.dev_cards_played = self.dev_cards_played
         new.supply = self.supply.copy()
         new.svp = self.svp
-        new.gold = self.gold
+        new.extra = self.extra.copy()
         return new
 
     @property
@@ -177,7 +178,7 @@ _COPIED = ("scenario", "hexes", "harbors", "players", "buildings", "roads", "shi
            "winner", "svp_attached", "options", "scenario_state", "schema_version")
 assert set(_COPIED) == {f.name for f in fields(State)}, "State.copy() must copy every field"
 assert {f.name for f in fields(Player)} == {"resources", "dev_cards", "dev_cards_new", "dev_cards_played", "supply",
-                                            "svp", "gold"}, "Player.copy() must copy every field"
+                                            "svp", "extra"}, "Player.copy() must copy every field"
 assert {f.name for f in fields(Setup)} == {"round", "step", "last_settlement"}, "State.copy() must copy every Setup field"
 assert {f.name for f in fields(TurnFlags)} == {"rolled", "dev_card_played", "ship_moved", "ships_built",
                                                "built"}, "TurnFlags.copy() must copy every field"

@@ -6,15 +6,16 @@ their states differ elsewhere (hands, turn, bank), and a change to the drawing i
 stale picture. The SVG text is cheap to make; the PNG made from it is not, and is the part kept. The
 cache is bounded in bytes (``RENDER_CACHE_MB``, set by the app factory through :func:`resize`).
 
-Limits (:func:`check_area`, :func:`png_budget`): a picture's area in pixels (its width times height at the
-size asked) is bounded, and so is the estimated time to draw a PNG (proportional to its area and to the
-number of shapes); a request over either is answered 422 naming ``/size`` with the largest size that
-would do, never silently drawn smaller.
+Limits: a picture's area in pixels (its width times height, as its SVG declares them) is bounded, and so
+is the estimated time to draw a PNG (:func:`png_seconds`: by its area and its number of shapes); a request
+over either is answered 422 naming ``/size`` with the largest size that would do, never silently drawn
+smaller.
 """
 from __future__ import annotations
 
 import hashlib
 import math
+import re
 from typing import Optional
 
 from ..engine.memo import ByteLRU
@@ -56,36 +57,23 @@ def clear() -> None:
     _CACHE.clear()
 
 
-def picture_size(hexes, size: float) -> tuple[int, int]:
-    """Width and height in pixels of the picture of ``hexes`` at ``size`` (as ``svg.board`` lays it out:
-    hex centres plus a margin of 1.2 sizes each side)."""
-    if not hexes:
+_SIZE = re.compile(r'<svg [^>]*?width="([0-9.]+)" height="([0-9.]+)"')
+
+
+def svg_size(svg: str) -> tuple[int, int]:
+    """Width and height in pixels of the picture ``svg`` declares (its root element's)."""
+    m = _SIZE.search(svg, 0, 2000)
+    if m is None:
         return 1, 1
-    xs = [size * math.sqrt(3) * (q + r / 2) for q, r in hexes]
-    ys = [size * 1.5 * r for _, r in hexes]
-    pad = size * 1.2
-    return int(max(xs) - min(xs) + 2 * pad) + 1, int(max(ys) - min(ys) + 2 * pad) + 1
+    return max(1, round(float(m.group(1)))), max(1, round(float(m.group(2))))
 
 
-def largest_size(hexes, size: float, fits) -> float:
-    """The largest size not above ``size`` (whole pixels, at least 8) for which ``fits(size)`` holds."""
-    lo, hi = 8.0, float(size)
-    if not fits(lo):
-        return lo
-    while hi - lo > 0.5:
-        mid = (lo + hi) / 2
-        if fits(mid):
-            lo = mid
-        else:
-            hi = mid
-    return math.floor(lo)
+def png_seconds(pixels: int, shapes: int) -> float:
+    """The estimated time to draw a PNG of ``pixels`` with ``shapes`` shapes (see the module's docstring)."""
+    return pixels / 1e6 * PNG_SECONDS_PER_MEGAPIXEL + shapes / 1000 * PNG_SECONDS_PER_KILOSHAPE
 
 
-def area(hexes, size: float) -> int:
-    w, h = picture_size(hexes, size)
-    return w * h
-
-
-def png_seconds(hexes, size: float, shapes: int) -> float:
-    """The estimated time to draw a PNG of the picture (see the module's docstring)."""
-    return area(hexes, size) / 1e6 * PNG_SECONDS_PER_MEGAPIXEL + shapes / 1000 * PNG_SECONDS_PER_KILOSHAPE
+def size_that_fits(size: float, pixels: int, limit: int) -> int:
+    """The largest whole size (at least 8) at which a picture of ``pixels`` at ``size`` has at most
+    ``limit`` pixels (a picture's area grows as the square of its size)."""
+    return max(8, math.floor(size * math.sqrt(limit / pixels)))

@@ -1,8 +1,16 @@
 """A board as an SVG picture: pure functions taking a state (or its parts) plus keyword-only options.
 
+The picture is meant to settle a dispute at a table: hexes by terrain (gold striped, so it never reads as
+grain), number tokens, harbours as labels inside their sea hex joined to the two corners they serve,
+pieces in player colours with distinct shapes, the robber and the pirate, a route witness drawn as a dark
+band with a bright core (visible on any terrain), violations circled, and a legend under the board that
+says which colour is which player and what each shape is.
+
 >>> from service.engine.state import Tile
 >>> svg = board({(0, 0): Tile("forest", 6), (1, 0): Tile("unknown")}, size=20)
 >>> svg.startswith("<svg") and "forest" in svg and ">6<" in svg and "?" in svg
+True
+>>> 'class="legend"' in svg
 True
 """
 from __future__ import annotations
@@ -11,15 +19,26 @@ import math
 from html import escape
 from typing import Any, Mapping, Optional
 
-from ..engine.geometry import Edge, Hex, Node, edge_nodes
+from ..engine.geometry import Edge, Hex, Node, edge_hexes, edge_nodes
 
 TERRAIN_FILL = {
-    "sea": "#3b7dd8", "frame": "#1f4e8c", "desert": "#e8d69a", "gold": "#f2c21b", "fields": "#f4e04d",
+    "sea": "#3b7dd8", "frame": "#1f4e8c", "desert": "#e3cfa4", "gold": "#e08a00", "fields": "#f5dc3c",
     "hills": "#c8643b", "mountains": "#8f8f8f", "pasture": "#92d050", "forest": "#2e7d32",
     "unknown": "#555a66", "lake": "#7fc8f8",
 }
+#: Gold fields carry dark diagonal stripes on top of their fill (never mistaken for grain).
+GOLD_STRIPE = "#8a4b00"
 PLAYER_COLOURS = ("#d32f2f", "#1565c0", "#ef8f00", "#f5f5f5", "#2e7d32", "#6d4c41")
-HARBOR_LABEL = {"3:1": "3:1", "brick": "2:1 B", "lumber": "2:1 L", "wool": "2:1 W", "grain": "2:1 G", "ore": "2:1 O"}
+PLAYER_NAMES = ("red", "blue", "orange", "white", "green", "brown")
+HARBOR_LABEL = {"3:1": "3:1", "brick": "2:1 brick", "lumber": "2:1 lumber", "wool": "2:1 wool",
+                "grain": "2:1 grain", "ore": "2:1 ore"}
+HARBOR_FILL = {"3:1": "#ffffff", "brick": "#f2b8a0", "lumber": "#a5d6a7", "wool": "#dcedc8",
+               "grain": "#fff3a0", "ore": "#d6d6d6"}
+ROUTE_CASING, ROUTE_CORE = "#101820", "#00e5ff"
+MARK = "#e040fb"
+WATER = ("sea", "frame", "lake")
+#: The longer side of a picture drawn without a ``size`` (pixels), and the bounds of the hex size then.
+TARGET_PX, MIN_SIZE, MAX_SIZE = 640, 24.0, 64.0
 
 
 def hex_center(h: Hex, size: float) -> tuple[float, float]:
@@ -41,40 +60,94 @@ def _corners(cx: float, cy: float, size: float) -> str:
     return " ".join(pts)
 
 
+def auto_size(hexes: Mapping[Hex, Any]) -> float:
+    """The hex size that draws ``hexes`` about ``TARGET_PX`` wide or high (small boards scaled up, big
+    ones down), within ``MIN_SIZE``..``MAX_SIZE``.
+
+    >>> from service.engine.state import Tile
+    >>> auto_size({(0, 0): Tile("forest"), (1, 0): Tile("sea")}) == MAX_SIZE
+    True
+    """
+    if not hexes:
+        return MAX_SIZE
+    xs = [hex_center(h, 1.0)[0] for h in hexes]
+    ys = [hex_center(h, 1.0)[1] for h in hexes]
+    span = max(max(xs) - min(xs) + 2.4, max(ys) - min(ys) + 2.4)
+    return max(MIN_SIZE, min(MAX_SIZE, TARGET_PX / span))
+
+
+def _house(x: float, y: float, s: float) -> str:
+    """A settlement: a small house (square body, pointed roof)."""
+    return (f"{x - s:.1f},{y + s:.1f} {x + s:.1f},{y + s:.1f} {x + s:.1f},{y - s * 0.2:.1f} "
+            f"{x:.1f},{y - s * 1.2:.1f} {x - s:.1f},{y - s * 0.2:.1f}")
+
+
+def _city(x: float, y: float, s: float) -> str:
+    """A city: a wide low hall with a taller house on its left."""
+    return (f"{x - s:.1f},{y + s * 0.8:.1f} {x + s:.1f},{y + s * 0.8:.1f} {x + s:.1f},{y - s * 0.1:.1f} "
+            f"{x:.1f},{y - s * 0.1:.1f} {x:.1f},{y - s * 0.6:.1f} {x - s * 0.5:.1f},{y - s * 1.1:.1f} "
+            f"{x - s:.1f},{y - s * 0.6:.1f}")
+
+
 def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = None,
           buildings: Optional[Mapping[Node, tuple[int, str]]] = None, roads: Optional[Mapping[Edge, int]] = None,
           ships: Optional[Mapping[Edge, int]] = None, robber: Optional[Hex] = None, pirate: Optional[Hex] = None,
-          size: float = 30, title: Optional[str] = None, show_frame: bool = True, show_coords: bool = False,
-          colours: tuple[str, ...] = PLAYER_COLOURS, svp: Optional[Mapping[Node, int]] = None,
-          route: Optional[list[Edge]] = None, marks: Optional[Mapping[str, list]] = None) -> str:
+          size: Optional[float] = None, title: Optional[str] = None, show_frame: bool = True,
+          show_coords: bool = False, colours: tuple[str, ...] = PLAYER_COLOURS,
+          svp: Optional[Mapping[Node, int]] = None, route: Optional[list[Edge]] = None,
+          marks: Optional[Mapping[str, list]] = None, players: Optional[int] = None, legend: bool = True,
+          mark_label: str = "rule broken here") -> str:
     """The SVG text of a board: hexes by terrain (unexplored ones shown hidden, "?"), number tokens,
     harbours, roads, ships, settlements and cities in player colours, robber (R) and pirate (P).
 
-    Options: ``svp`` (node -> special victory point tokens under the building there, drawn as a star with
-    the count), ``route`` (a witness path of edges, drawn as a bright band under the pieces) and ``marks``
-    (``{"hexes": [...], "nodes": [...], "edges": [...]}``, e.g. where a violation lies, circled in magenta)."""
+    Options: ``size`` (pixels from a hex's centre to a corner; ``None`` scales the board to about
+    ``TARGET_PX``), ``svp`` (node -> special victory point tokens under the building there, drawn as a
+    disc with the count), ``route`` (a witness path of edges, drawn as a band under the pieces),
+    ``marks`` (``{"hexes": [...], "nodes": [...], "edges": [...]}``, where a violation lies, circled in
+    magenta), ``players`` (how many players the legend lists; default: those with pieces), ``legend``
+    (the legend lists the players, the piece shapes, and the robber, pirate, route and marks when drawn)
+    and ``mark_label`` (what the legend calls a mark)."""
     shown = {h: t for h, t in hexes.items() if show_frame or t.terrain != "frame"}
+    if size is None:
+        size = auto_size(shown)
     centres = {h: hex_center(h, size) for h in shown}
     xs = [c[0] for c in centres.values()] or [0]
     ys = [c[1] for c in centres.values()] or [0]
     pad = size * 1.2
     top = pad + (size if title else 0)
     minx, miny = min(xs) - pad, min(ys) - top
-    w, h = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + pad + top
+    w = max(xs) - min(xs) + 2 * pad
+    board_h = max(ys) - min(ys) + pad + top
+    if players is None:
+        owners = [p for p, _k in (buildings or {}).values()] + list((roads or {}).values()) + list((ships or {}).values())
+        players = max(owners) + 1 if owners else 0
+    shown_items = {"robber": robber is not None, "pirate": pirate is not None, "route": bool(route),
+                   "mark": any(marks.values()) if marks else False}
+    legend_rows, legend_h = _legend_layout(players, size, w, shown_items, mark_label) if legend else ([], 0.0)
+    h = board_h + legend_h
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{minx:.1f} {miny:.1f} {w:.1f} {h:.1f}" '
-           f'width="{w:.0f}" height="{h:.0f}" font-family="sans-serif">']
+           f'width="{w:.0f}" height="{h:.0f}" font-family="DejaVu Sans, sans-serif">',
+           f'<defs><pattern id="gold-stripes" patternUnits="userSpaceOnUse" width="{size * 0.3:.1f}" '
+           f'height="{size * 0.3:.1f}" patternTransform="rotate(45)"><rect width="{size * 0.3:.1f}" '
+           f'height="{size * 0.3:.1f}" fill="{TERRAIN_FILL["gold"]}"/><rect width="{size * 0.1:.1f}" '
+           f'height="{size * 0.3:.1f}" fill="{GOLD_STRIPE}"/></pattern></defs>',
+           f'<rect x="{minx:.1f}" y="{miny:.1f}" width="{w:.1f}" height="{h:.1f}" fill="#ffffff"/>']
     if title:
         out.append(f'<text x="{minx + w / 2:.1f}" y="{miny + size * 0.9:.1f}" text-anchor="middle" '
                    f'font-size="{size * 0.6:.1f}">{escape(title)}</text>')
     for hx in sorted(shown, key=lambda k: (k[1], k[0])):
         t = shown[hx]
         cx, cy = centres[hx]
-        fill = TERRAIN_FILL.get(t.terrain, "#cccccc")
+        fill = "url(#gold-stripes)" if t.terrain == "gold" else TERRAIN_FILL.get(t.terrain, "#cccccc")
         out.append(f'<polygon class="hex {t.terrain}" points="{_corners(cx, cy, size * 0.98)}" fill="{fill}" '
                    f'stroke="#203040" stroke-width="1"><title>{hx[0]},{hx[1]} {t.terrain}</title></polygon>')
         if t.terrain == "unknown":
             out.append(f'<text x="{cx:.1f}" y="{cy + size * 0.25:.1f}" text-anchor="middle" fill="#ddd" '
                        f'font-size="{size * 0.7:.1f}">?</text>')
+        if t.terrain == "gold":
+            out.append(f'<text x="{cx:.1f}" y="{cy + size * 0.75:.1f}" text-anchor="middle" fill="#fff" '
+                       f'stroke="#4a2800" stroke-width="{size * 0.03:.2f}" font-weight="bold" '
+                       f'font-size="{size * 0.3:.1f}">GOLD</text>')
         if t.number is not None:
             red = t.number in (6, 8)
             out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{size * 0.36:.1f}" fill="#f8f0d8" stroke="#333"/>')
@@ -83,54 +156,173 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
         if show_coords:
             out.append(f'<text x="{cx:.1f}" y="{cy + size * 0.7:.1f}" text-anchor="middle" font-size="{size * 0.22:.1f}" '
                        f'fill="#fff">{hx[0]},{hx[1]}</text>')
-    for e, kind in (harbors or {}).items():
-        (x1, y1), (x2, y2) = (node_point(n, size) for n in edge_nodes(e))
-        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-        out.append(f'<line class="harbor" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#7a4a12" '
-                   f'stroke-width="{size * 0.16:.1f}"/>')
-        out.append(f'<text x="{mx:.1f}" y="{my + size * 0.1:.1f}" text-anchor="middle" font-size="{size * 0.28:.1f}" '
-                   f'fill="#fff" stroke="#000" stroke-width="0.4">{escape(HARBOR_LABEL.get(kind, kind))}</text>')
+    for e, kind in sorted((harbors or {}).items()):
+        out.append(_harbor(e, kind, shown, size))
     if route:
-        pts = [node_point(n, size) for n in _trail_nodes(route)]
-        out.append(f'<polyline class="route" points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in pts)}" fill="none" '
-                   f'stroke="#ffeb3b" stroke-opacity="0.85" stroke-linecap="round" stroke-linejoin="round" '
-                   f'stroke-width="{size * 0.42:.1f}"/>')
-    for pieces, dash in ((roads or {}, ""), (ships or {}, ' stroke-dasharray="4 2"')):
-        for e, p in pieces.items():
-            (x1, y1), (x2, y2) = (node_point(n, size) for n in edge_nodes(e))
-            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colours[p % len(colours)]}" '
-                       f'stroke-width="{size * 0.2:.1f}"{dash}/>')
-    for n, (p, kind) in (buildings or {}).items():
+        pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in (node_point(n, size) for n in _trail_nodes(route)))
+        out.append(f'<g class="route"><polyline points="{pts}" fill="none" stroke="{ROUTE_CASING}" '
+                   f'stroke-opacity="0.9" stroke-linecap="round" stroke-linejoin="round" '
+                   f'stroke-width="{size * 0.5:.1f}"/><polyline points="{pts}" fill="none" stroke="{ROUTE_CORE}" '
+                   f'stroke-linecap="round" stroke-linejoin="round" stroke-width="{size * 0.3:.1f}"/></g>')
+    for pieces, kind in ((roads or {}, "road"), (ships or {}, "ship")):
+        for e, p in sorted(pieces.items()):
+            out.append(_edge_piece(e, p, kind, size, colours))
+    for n, (p, kind) in sorted((buildings or {}).items()):
         x, y = node_point(n, size)
         s = size * (0.3 if kind == "city" else 0.2)
-        out.append(f'<rect class="{kind}" x="{x - s:.1f}" y="{y - s:.1f}" width="{2 * s:.1f}" height="{2 * s:.1f}" '
-                   f'fill="{colours[p % len(colours)]}" stroke="#000"/>')
-    for n, count in (svp or {}).items():
+        shape = _city(x, y, s) if kind == "city" else _house(x, y, s)
+        out.append(f'<polygon class="{kind}" points="{shape}" fill="{colours[p % len(colours)]}" stroke="#000" '
+                   f'stroke-width="{max(1.0, size * 0.04):.1f}"><title>player {p} {kind} '
+                   f'{n[0]},{n[1]},{n[2]}</title></polygon>')
+    for n, count in sorted((svp or {}).items()):
         x, y = node_point(n, size)
         out.append(f'<g class="svp"><circle cx="{x + size * 0.3:.1f}" cy="{y - size * 0.3:.1f}" r="{size * 0.17:.1f}" '
                    f'fill="#fff59d" stroke="#6d4c00"/><text x="{x + size * 0.3:.1f}" y="{y - size * 0.24:.1f}" '
                    f'text-anchor="middle" font-size="{size * 0.2:.1f}">{count}</text></g>')
-    for hx, label in ((robber, "R"), (pirate, "P")):
+    for hx, label, cls in ((robber, "R", "robber"), (pirate, "P", "pirate")):
         if hx is not None:
             cx, cy = hex_center(hx, size)
-            out.append(f'<circle cx="{cx:.1f}" cy="{cy - size * 0.5:.1f}" r="{size * 0.22:.1f}" fill="#111"/>'
-                       f'<text x="{cx:.1f}" y="{cy - size * 0.42:.1f}" text-anchor="middle" fill="#fff" '
-                       f'font-size="{size * 0.25:.1f}">{label}</text>')
+            out.append(_token(cx, cy - size * 0.5, label, cls, size))
     marks = marks or {}
     for hx in marks.get("hexes", ()):
         cx, cy = hex_center(tuple(hx), size)
-        out.append(f'<circle class="mark" cx="{cx:.1f}" cy="{cy:.1f}" r="{size * 0.8:.1f}" fill="none" stroke="#e040fb" '
+        out.append(f'<circle class="mark" cx="{cx:.1f}" cy="{cy:.1f}" r="{size * 0.8:.1f}" fill="none" stroke="{MARK}" '
                    f'stroke-width="{size * 0.12:.1f}"/>')
     for n in marks.get("nodes", ()):
         x, y = node_point(tuple(n), size)
-        out.append(f'<circle class="mark" cx="{x:.1f}" cy="{y:.1f}" r="{size * 0.4:.1f}" fill="none" stroke="#e040fb" '
+        out.append(f'<circle class="mark" cx="{x:.1f}" cy="{y:.1f}" r="{size * 0.4:.1f}" fill="none" stroke="{MARK}" '
                    f'stroke-width="{size * 0.12:.1f}"/>')
     for e in marks.get("edges", ()):
         (x1, y1), (x2, y2) = (node_point(n, size) for n in edge_nodes(tuple(e)))
         out.append(f'<ellipse class="mark" cx="{(x1 + x2) / 2:.1f}" cy="{(y1 + y2) / 2:.1f}" rx="{size * 0.55:.1f}" '
-                   f'ry="{size * 0.55:.1f}" fill="none" stroke="#e040fb" stroke-width="{size * 0.12:.1f}"/>')
+                   f'ry="{size * 0.55:.1f}" fill="none" stroke="{MARK}" stroke-width="{size * 0.12:.1f}"/>')
+    if legend_rows:
+        out.append(_legend(legend_rows, minx, miny + board_h, size, colours, mark_label))
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _edge_piece(e: Edge, p: int, kind: str, size: float, colours: tuple[str, ...]) -> str:
+    """A road (a bar) or a ship (a hull with a sail), in the player's colour with a dark outline."""
+    (x1, y1), (x2, y2) = (node_point(n, size) for n in edge_nodes(e))
+    col = colours[p % len(colours)]
+    label = f"<title>player {p} {kind} {e[0]},{e[1]},{e[2]}</title>"
+    if kind == "road":
+        return (f'<g class="road">{label}<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#000" '
+                f'stroke-width="{size * 0.24:.1f}"/><line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                f'stroke="{col}" stroke-width="{size * 0.16:.1f}"/></g>')
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    s = size * 0.22
+    hull = f"{mx - 1.6 * s:.1f},{my:.1f} {mx + 1.6 * s:.1f},{my:.1f} {mx + s:.1f},{my + 0.8 * s:.1f} {mx - s:.1f},{my + 0.8 * s:.1f}"
+    sail = f"{mx - 0.1 * s:.1f},{my - 0.1 * s:.1f} {mx - 0.1 * s:.1f},{my - 1.6 * s:.1f} {mx + 1.1 * s:.1f},{my - 0.1 * s:.1f}"
+    return (f'<g class="ship">{label}<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{col}" '
+            f'stroke-width="{size * 0.1:.1f}" stroke-dasharray="{size * 0.15:.1f} {size * 0.1:.1f}"/>'
+            f'<polygon points="{hull}" fill="{col}" stroke="#000" stroke-width="1"/>'
+            f'<polygon points="{sail}" fill="{col}" stroke="#000" stroke-width="1"/></g>')
+
+
+def _token(x: float, y: float, label: str, cls: str, size: float) -> str:
+    return (f'<g class="{cls}"><circle cx="{x:.1f}" cy="{y:.1f}" r="{size * 0.24:.1f}" fill="#111" stroke="#fff" '
+            f'stroke-width="{max(1.0, size * 0.04):.1f}"/><text x="{x:.1f}" y="{y + size * 0.09:.1f}" '
+            f'text-anchor="middle" fill="#fff" font-weight="bold" font-size="{size * 0.26:.1f}">{label}</text></g>')
+
+
+def _harbor(e: Edge, kind: str, hexes: Mapping[Hex, Any], size: float) -> str:
+    """A harbour: a label inside its water hex, with two piers to the corners it serves."""
+    a, b = edge_hexes(e)
+    ta, tb = hexes.get(a), hexes.get(b)
+    water, land = (a, b) if (ta is None or ta.terrain in WATER) and not (tb is None or tb.terrain in WATER) else (b, a)
+    (x1, y1), (x2, y2) = (node_point(n, size) for n in edge_nodes(e))
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    wx, wy = hex_center(water, size)
+    lx, ly = mx + (wx - mx) * 0.7, my + (wy - my) * 0.7           # inside the water hex, off the edge
+    text = HARBOR_LABEL.get(kind, kind)
+    fs = size * 0.27
+    tw = max(3, len(text)) * fs * 0.62 + fs * 0.6
+    th = fs * 1.5
+    return (f'<g class="harbor"><title>harbour {escape(text)} at {e[0]},{e[1]},{e[2]}</title>'
+            f'<line x1="{lx:.1f}" y1="{ly:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" stroke="#6d4c2f" stroke-width="{size * 0.07:.1f}"/>'
+            f'<line x1="{lx:.1f}" y1="{ly:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#6d4c2f" stroke-width="{size * 0.07:.1f}"/>'
+            f'<rect x="{lx - tw / 2:.1f}" y="{ly - th / 2:.1f}" width="{tw:.1f}" height="{th:.1f}" rx="{fs * 0.3:.1f}" '
+            f'fill="{HARBOR_FILL.get(kind, "#ffffff")}" stroke="#3e2a16" stroke-width="1"/>'
+            f'<text x="{lx:.1f}" y="{ly + fs * 0.35:.1f}" text-anchor="middle" font-size="{fs:.1f}" '
+            f'font-weight="bold" fill="#1a1a1a">{escape(text)}</text></g>')
+
+
+def _legend_items(players: int, shown: Mapping[str, bool]) -> list[tuple[str, Any]]:
+    """The players, the piece shapes, and what else the picture shows (robber, pirate, route, marks)."""
+    items: list[tuple[str, Any]] = [("player", p) for p in range(players)]
+    items += [("settlement", None), ("city", None), ("road", None), ("ship", None)]
+    items += [(k, None) for k in ("robber", "pirate", "route", "mark") if shown.get(k)]
+    return items
+
+
+def _legend_text(kind: str, arg: Any, mark_label: str = "rule broken here") -> str:
+    if kind == "player":
+        return f"player {arg} ({PLAYER_NAMES[arg % len(PLAYER_NAMES)]})"
+    return {"route": "longest route", "mark": mark_label}.get(kind, kind)
+
+
+def _legend_layout(players: int, size: float, width: float, shown: Mapping[str, bool],
+                   mark_label: str) -> tuple[list[list[tuple[str, Any, float]]], float]:
+    """Legend items flowed into rows that fit ``width``; returns the rows and their total height."""
+    fs = min(14.0, max(10.0, size * 0.3))
+    rows: list[list[tuple[str, Any, float]]] = [[]]
+    x = 0.0
+    for kind, arg in _legend_items(players, shown):
+        iw = fs * 2.2 + len(_legend_text(kind, arg, mark_label)) * fs * 0.6 + fs
+        if rows[-1] and x + iw > width - fs:
+            rows.append([])
+            x = 0.0
+        rows[-1].append((kind, arg, iw))
+        x += iw
+    return rows, (len(rows) * fs * 1.9 + fs * 0.6)
+
+
+def _legend(rows: list, x0: float, y0: float, size: float, colours: tuple[str, ...], mark_label: str) -> str:
+    fs = min(14.0, max(10.0, size * 0.3))
+    out = ['<g class="legend">']
+    for i, row in enumerate(rows):
+        y = y0 + fs * 0.5 + i * fs * 1.9 + fs * 0.95
+        x = x0 + fs * 0.6
+        for kind, arg, iw in row:
+            sx = x + fs * 0.8
+            s = fs * 0.5
+            if kind == "player":
+                out.append(f'<rect x="{sx - s:.1f}" y="{y - s:.1f}" width="{2 * s:.1f}" height="{2 * s:.1f}" '
+                           f'fill="{colours[arg % len(colours)]}" stroke="#000"/>')
+            elif kind == "settlement":
+                out.append(f'<polygon points="{_house(sx, y + s * 0.1, s * 0.8)}" fill="#bbb" stroke="#000"/>')
+            elif kind == "city":
+                out.append(f'<polygon points="{_city(sx, y + s * 0.1, s)}" fill="#bbb" stroke="#000"/>')
+            elif kind == "road":
+                out.append(f'<line x1="{sx - s * 1.4:.1f}" y1="{y:.1f}" x2="{sx + s * 1.4:.1f}" y2="{y:.1f}" '
+                           f'stroke="#000" stroke-width="{fs * 0.45:.1f}"/><line x1="{sx - s * 1.4:.1f}" y1="{y:.1f}" '
+                           f'x2="{sx + s * 1.4:.1f}" y2="{y:.1f}" stroke="#bbb" stroke-width="{fs * 0.3:.1f}"/>')
+            elif kind == "ship":
+                out.append(_edge_piece_icon(sx, y, fs))
+            elif kind in ("robber", "pirate"):
+                out.append(_token(sx, y, "R" if kind == "robber" else "P", "legend-" + kind, fs * 2.4))
+            elif kind == "route":
+                out.append(f'<line x1="{sx - s * 1.4:.1f}" y1="{y:.1f}" x2="{sx + s * 1.4:.1f}" y2="{y:.1f}" '
+                           f'stroke="{ROUTE_CASING}" stroke-width="{fs * 0.8:.1f}" stroke-linecap="round"/>'
+                           f'<line x1="{sx - s * 1.4:.1f}" y1="{y:.1f}" x2="{sx + s * 1.4:.1f}" y2="{y:.1f}" '
+                           f'stroke="{ROUTE_CORE}" stroke-width="{fs * 0.45:.1f}" stroke-linecap="round"/>')
+            elif kind == "mark":
+                out.append(f'<circle cx="{sx:.1f}" cy="{y:.1f}" r="{s:.1f}" fill="none" stroke="{MARK}" '
+                           f'stroke-width="{fs * 0.2:.1f}"/>')
+            out.append(f'<text x="{x + fs * 2.2:.1f}" y="{y + fs * 0.35:.1f}" font-size="{fs:.1f}" fill="#111">'
+                       f'{escape(_legend_text(kind, arg, mark_label))}</text>')
+            x += iw
+    out.append("</g>")
+    return "".join(out)
+
+
+def _edge_piece_icon(x: float, y: float, fs: float) -> str:
+    s = fs * 0.45
+    hull = f"{x - 1.6 * s:.1f},{y:.1f} {x + 1.6 * s:.1f},{y:.1f} {x + s:.1f},{y + 0.8 * s:.1f} {x - s:.1f},{y + 0.8 * s:.1f}"
+    sail = f"{x - 0.1 * s:.1f},{y - 0.1 * s:.1f} {x - 0.1 * s:.1f},{y - 1.6 * s:.1f} {x + 1.1 * s:.1f},{y - 0.1 * s:.1f}"
+    return f'<polygon points="{hull}" fill="#bbb" stroke="#000"/><polygon points="{sail}" fill="#bbb" stroke="#000"/>'
 
 
 def _trail_nodes(route: list[Edge]) -> list[Node]:
@@ -148,7 +340,8 @@ def _trail_nodes(route: list[Edge]) -> list[Node]:
 
 
 def state_svg(state, **options: Any) -> str:
-    """:func:`board` of a :class:`~service.engine.state.State`."""
+    """:func:`board` of a :class:`~service.engine.state.State` (the legend lists all its players)."""
     options.setdefault("svp", state.svp_attached)
+    options.setdefault("players", state.num_players)
     return board(state.hexes, harbors=state.harbors, buildings=state.buildings, roads=state.roads,
                  ships=state.ships, robber=state.robber, pirate=state.pirate, **options)

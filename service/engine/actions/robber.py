@@ -34,13 +34,15 @@ def move_violations(ctx: Ctx, target: str, mover: int) -> list[Violation]:
     h = a.get("hex")
     if target == "pirate":
         if not scen.pirate:
-            return [Violation("SEA-028", "this scenario has no pirate", "/action/target")]
+            return [Violation("SEA-031" if a.type == "play_knight" else "SEA-028", "this scenario has no pirate",
+                              "/action/target")]
         if not scen.pirate_hex_ok(s, h):
             return [Violation("SEA-029", f"the pirate stands only on sea hexes; {h[0]},{h[1]} is "
                               f"{_terrain(s, h)}", "/action/hex")]
-        if h == s.pirate:
-            return [Violation("SEA-029", f"the pirate must move to a different sea hex (R-008); it is already "
-                              f"on {h[0]},{h[1]}", "/action/hex")]
+        if h == s.pirate:   # moving it means to another hex, by a seven (SEA-028) or a Knight (SEA-031)
+            rule = "SEA-031" if a.type == "play_knight" else "SEA-028"
+            return [Violation(rule, f"the pirate must move to a different sea hex (R-008); it is already "
+                              f"on {h[0]},{h[1]}", "/action/hex", ruling="R-008")]
     else:
         if not scen.robber_hex_ok(s, h):
             return [Violation("BASE-ROBBER-3", f"the robber moves to a land hex; {h[0]},{h[1]} is "

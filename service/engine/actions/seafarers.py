@@ -24,7 +24,8 @@ class BuildShip:
         place_edge_piece(ctx, s, "ship")            # SEA-018: a ship built this turn may not move
 
 
-@handler("move_ship", {"main"}, not_your_turn="SEA-017", changes_routes=True)
+# Out of turn, a ship move breaks BASE-TURN-6 (only the active player acts), not SEA-017 (one move a turn).
+@handler("move_ship", {"main"}, changes_routes=True)
 class MoveShip:
     """R-010: which ship may move, and where to."""
     @staticmethod
@@ -139,3 +140,71 @@ class ChooseGold:
         if not s.pending_gold:
             s.phase = "main"
 
+
+
+# -- the pirate's start (SEA-027, R-007) -------------------------------------------------------------
+#: ``scenario_state`` flag of a new game whose pirate hex is not named: set-up opens with the starting
+#: player placing it (``place_pirate``) before any settlement.
+PIRATE_PENDING = "pirate_pending"
+#: Set-up placements that wait while the pirate is to be placed.
+SETUP_PLACEMENTS = frozenset({"build_settlement", "build_road", "build_ship"})
+
+
+def pirate_pending(s: State) -> bool:
+    return s.scenario_state.get(PIRATE_PENDING) is True
+
+
+def pirate_first(ctx: Ctx) -> list[Violation]:
+    """SEA-027 with R-007: while the pirate of a new game is still to be placed, no settlement (nor road
+    or ship) is placed; the starting player places the pirate first (a Seafarers rule for every action:
+    judged after a scenario's own opening steps, such as A New World's harbours)."""
+    s, action_type = ctx.state, ctx.action.type
+    if s.phase == "setup" and action_type in SETUP_PLACEMENTS and pirate_pending(s):
+        return [Violation("SEA-027", f"the pirate is placed before the first settlement; player "
+                          f"{s.current_player} places it first (place_pirate on a sea hex)", "/action/type",
+                          ruling="R-007")]
+    return []
+
+
+def pirate_pending_problems(state: State, scenario) -> list[tuple[str, str]]:
+    """R-007: ``pirate_pending`` is true, in a game with a pirate that is off the board, before the first
+    settlement of set-up."""
+    pending = state.scenario_state.get(PIRATE_PENDING)
+    if pending is None:
+        return []
+    why = ("is true or left out" if pending is not True else
+           "belongs to a scenario with a pirate" if not scenario.pirate else
+           "means the pirate is off the board" if state.pirate is not None else
+           "holds only before the first settlement of set-up" if state.phase != "setup" or state.buildings
+           or state.roads or state.ships else None)
+    return [("/state/scenario_state/pirate_pending", f"pirate_pending {why} (SEA-027, R-007)")] if why else []
+
+
+@handler("place_pirate", {"setup"}, actor="any")
+class PlacePirate:
+    """R-007: the game did not name the pirate's hex, so the starting player places it on a sea hex of his
+    choice before any settlement (SEA-027; SEA-029: only on sea)."""
+    @staticmethod
+    def check(ctx: Ctx) -> list[Violation]:
+        s, h = ctx.state, ctx.action.get("hex")
+        if not pirate_pending(s):
+            why = ("the pirate already stands on " + f"{s.pirate[0]},{s.pirate[1]}" if s.pirate is not None else
+                   "this game has no pirate to place" if not ctx.scenario.pirate else
+                   "the pirate is placed only at the start of a new game that named no pirate hex")
+            return [Violation("SEA-027", f"the pirate is placed once, before the first settlement: {why}",
+                              "/action/type", ruling="R-007")]
+        if ctx.action.player != s.current_player:
+            return [Violation("SEA-027", f"the starting player (player {s.current_player}) places the pirate, not "
+                              f"player {ctx.action.player}", "/action/player", ruling="R-007")]
+        if not ctx.scenario.pirate_hex_ok(s, h):
+            t = s.hexes.get(h)
+            return [Violation("SEA-029", f"the pirate stands only on sea hexes; {h[0]},{h[1]} is "
+                              f"{'not on this board' if t is None else 'a ' + t.terrain + ' hex'}", "/action/hex")]
+        return []
+
+    @staticmethod
+    def apply(ctx: Ctx, s: State) -> None:
+        h = ctx.action.get("hex")
+        s.pirate = h
+        s.scenario_state = {k: v for k, v in s.scenario_state.items() if k != PIRATE_PENDING}
+        ctx.emit("pirate_placed", player=ctx.action.player, hex=list(h))

@@ -13,16 +13,18 @@ from . import WRONG_PHASE_RULE, handler
 _RESOURCE_SET = frozenset(RESOURCES)
 
 
-def split_coins(cards: dict[str, int], coins: bool = True) -> tuple[dict[str, int], int]:
-    """The cards named (zero counts dropped) and, where the scenario has gold coins, the coins apart."""
-    if not coins:
-        return {r: n for r, n in cards.items() if n}, 0
-    return {r: n for r, n in cards.items() if n and r != "gold"}, int(cards.get("gold", 0) or 0)
+def split_currencies(cards: dict[str, int], currencies: tuple[str, ...] = ()) -> tuple[dict[str, int], dict[str, int]]:
+    """The cards named (zero counts dropped) and, apart, the amounts of the game's currencies (player
+    values a module declares tradeable, ``CURRENCIES``) that are named."""
+    if not currencies:
+        return {r: n for r, n in cards.items() if n}, {}
+    return ({r: n for r, n in cards.items() if n and r not in currencies},
+            {c: int(cards[c]) for c in currencies if cards.get(c)})
 
 
-def joined_coins(cards: dict[str, int], gold: int) -> dict[str, int]:
-    """The inverse of :func:`split_coins`, for the events: the cards, with ``gold`` when there is any."""
-    return {**cards, "gold": gold} if gold else cards
+def joined(cards: dict[str, int], amounts: dict[str, int]) -> dict[str, int]:
+    """The inverse of :func:`split_currencies`, for the events."""
+    return {**cards, **amounts} if amounts else cards
 
 
 def trade_wrong_phase(ctx: Ctx) -> Optional[Violation]:
@@ -117,15 +119,15 @@ class MaritimeTrade:
 @handler("domestic_trade", {"main"}, actor="trade", wrong_phase=trade_wrong_phase)
 class DomesticTrade:
     """A trade between two players, one of them the active player. Either side may put it forward: a
-    non-active player may propose (or counter-offer) to the active player (BASE-TURN-6). In a scenario
-    with gold coins (``Scenario.coins``, GOLD R-042) either side may also hold coins, in any amount."""
+    non-active player may propose (or counter-offer) to the active player (BASE-TURN-6). Where a module
+    declares a currency (``CURRENCIES``), either side may also offer it, in any amount."""
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
         s, a = ctx.state, ctx.action
         partner = a.get("partner")
-        coins = ctx.scenario.coins
-        give, give_gold = split_coins(a.get("give"), coins)
-        get, get_gold = split_coins(a.get("get"), coins)
+        coins = ctx.scenario.composition.currencies
+        give, give_cur = split_currencies(a.get("give"), coins)
+        get, get_cur = split_currencies(a.get("get"), coins)
         if partner == a.player or not (0 <= partner < s.num_players):
             return [Violation("BASE-TRADE-2", f"a domestic trade is between two players; partner {partner} "
                               "is not another player", "/action/partner")]
@@ -145,20 +147,21 @@ class DomesticTrade:
         v = unaccepted_violation(ctx)
         if v:
             return v
-        if not (give or give_gold) or not (get or get_gold):
+        if not (give or give_cur) or not (get or get_cur):
             return [Violation("BASE-TRADE-3", f"a domestic trade has at least one card{' or coin' if coins else ''} "
-                              "on each side (no gifts)", "/action/get" if give or give_gold else "/action/give")]
+                              "on each side (no gifts)", "/action/get" if give or give_cur else "/action/give")]
         same = [] if give.keys().isdisjoint(get) else sorted(set(give) & set(get))
-        if give_gold and get_gold:
-            same.append("gold")
+        same += [c for c in give_cur if c in get_cur]
         if same:
             return [Violation("BASE-TRADE-4", f"a trade may not exchange a resource for the same type: {', '.join(same)} "
                               "is on both sides", "/action/get")]
-        for who, cards, gold, path in ((a.player, give, give_gold, "/action/give"),
-                                       (partner, get, get_gold, "/action/get")):
+        for who, cards, amounts, path in ((a.player, give, give_cur, "/action/give"),
+                                          (partner, get, get_cur, "/action/get")):
             short = shortfall(s.players[who].resources, cards)
-            if gold > s.players[who].gold:
-                short["gold"] = gold - s.players[who].gold
+            for c, n in amounts.items():
+                have = s.players[who].extra.get(c, 0)
+                if n > have:
+                    short[c] = n - have
             if short:
                 return [Violation("BASE-TRADE-2", f"player {who} cannot trade what they do not hold: short of "
                                   f"{fmt_cards(short)}", path)]
@@ -168,13 +171,14 @@ class DomesticTrade:
     def apply(ctx: Ctx, s: State) -> None:
         a = ctx.action
         partner = a.get("partner")
-        coins = ctx.scenario.coins
-        give, give_gold = split_coins(a.get("give"), coins)
-        get, get_gold = split_coins(a.get("get"), coins)
+        coins = ctx.scenario.composition.currencies
+        give, give_cur = split_currencies(a.get("give"), coins)
+        get, get_cur = split_currencies(a.get("get"), coins)
         transfer(s, a.player, partner, give)
         transfer(s, partner, a.player, get)
-        if give_gold or get_gold:
-            s.players[a.player].gold += get_gold - give_gold
-            s.players[partner].gold += give_gold - get_gold
-        ctx.emit("traded", player=a.player, partner=partner, gave=joined_coins(give, give_gold),
-                 got=joined_coins(get, get_gold))
+        for c in coins:
+            if c in give_cur or c in get_cur:
+                mine, theirs = s.players[a.player].extra, s.players[partner].extra
+                mine[c] = mine.get(c, 0) + get_cur.get(c, 0) - give_cur.get(c, 0)
+                theirs[c] = theirs.get(c, 0) + give_cur.get(c, 0) - get_cur.get(c, 0)
+        ctx.emit("traded", player=a.player, partner=partner, gave=joined(give, give_cur), got=joined(get, get_cur))

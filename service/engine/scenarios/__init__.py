@@ -95,25 +95,27 @@ register(Seafarers())
 from .sc01_new_shores import NewShores          # noqa: E402  (the scenarios import the registry's base)
 from .sc02_four_islands import FourIslands      # noqa: E402
 from .sc03_four_islands import FourIslandsIV    # noqa: E402
-from .sc04_oceans import Oceans                 # noqa: E402
-from .sc05_oceans import OceansIV               # noqa: E402
 
-for _s in (NewShores(), FourIslands(), FourIslandsIV(), Oceans(), OceansIV()):
+for _s in (NewShores(), FourIslands(), FourIslandsIV()):
     register(_s)
 
-from .gold import Gold                          # noqa: E402
 from .sc06_into_the_desert import IntoTheDesert3  # noqa: E402
 from .sc07_into_the_desert import IntoTheDesert4  # noqa: E402
-from .sc08_new_world import NewWorld3            # noqa: E402
-from .sc09_new_world import NewWorld4            # noqa: E402
-from .sc10_great_crossing import GreatCrossing   # noqa: E402
 from .sc11_greater_catan import GreaterCatan     # noqa: E402
 
-for _s in (IntoTheDesert3(), IntoTheDesert4(), NewWorld3(), NewWorld4(), GreatCrossing(), GreaterCatan()):
+for _s in (IntoTheDesert3(), IntoTheDesert4(), GreaterCatan()):
     register(_s)
 
-register(Gold())
 discover()
+
+
+def _book_order(sid: str) -> tuple:
+    """The registry's order: the base game, the general Seafarers rules, the book's scenarios, the rest by id."""
+    return (0 if sid == "base" else 1 if sid == "seafarers" else 2 if sid.startswith("SC") else 3, sid)
+
+
+for _sid in sorted(SCENARIOS, key=_book_order):     # (re-inserted in that order)
+    SCENARIOS[_sid] = SCENARIOS.pop(_sid)
 
 
 def get_scenario(sid: str) -> Scenario:

@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional
 
 from ..geometry import Edge, Hex, Node, hex_distance, hex_neighbours
 from ..mapgraph import LAND, RESOURCES
-from ..module import ActionSpec, Composition, OptionSpec, compose
+from ..module import ActionSpec, Composition, EventSpec, OptionSpec, compose
 from ..rng import Rng
-from ..spec import EDGE, HEX, NODE, PLAYER, Bool, Cards, F, Int, List, Obj, Str
+from ..spec import EDGE, HEX, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Map, Obj, Str
 from ..state import DEV_CARDS, Player, Setup, State, Tile, TurnFlags, empty_dev, empty_resources
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -95,6 +95,41 @@ BASE_ACTION_SPECS = (
 
 BASE_ACTIONS = tuple(a.type for a in BASE_ACTION_SPECS)
 
+_P = F(PLAYER, required=True)
+_COUNTS = Map(Int(0, 10_000), max_len=20)          # cards (or coins) by kind
+_PER_PLAYER = Map(Int(0, 10_000), max_len=4)       # a count per player ("0".."3")
+_PIECE = Str(("settlement", "city", "road", "ship"))
+BASE_EVENT_SPECS = (
+    EventSpec("built", {"player": _P, "piece": F(_PIECE, required=True), "node": F(NODE), "edge": F(EDGE),
+                        "free": F(Bool(), doc="placed by a card, not paid")}, "A piece was built or placed."),
+    EventSpec("moved", {"piece": F(Str(("robber", "pirate", "ship")), required=True), "player": _P,
+                        "hex": F(HEX), "steal_candidates": F(List(PLAYER, max_len=4)),
+                        "from": F(EDGE), "to": F(EDGE)}, "The robber (or another piece) moved."),
+    EventSpec("rolled", {"player": _P, "dice": F(List(Int(1, 6), min_len=2, max_len=2), required=True),
+                         "total": F(Int(2, 12), required=True)}, "The production roll."),
+    EventSpec("production", {"player": _P, "resources": F(_COUNTS, required=True)}, "What a player's buildings produced."),
+    EventSpec("shortage", {"resource": F(Str(RESOURCES), required=True), "owed": F(_PER_PLAYER, required=True),
+                           "bank": F(Int(0, 100), required=True)},
+              "The bank could not pay a resource in full (BASE-PROD-4)."),
+    EventSpec("must_discard", {"players": F(_PER_PLAYER, required=True)}, "On a 7, who discards how many."),
+    EventSpec("discarded", {"player": _P, "resources": F(_COUNTS, required=True)}, "A player discarded."),
+    EventSpec("stole", {"player": _P, "victim": F(PLAYER, required=True), "resource": F(Str(RESOURCES), nullable=True)},
+              "A card was stolen (null: the victim had none)."),
+    EventSpec("traded", {"player": _P, "partner": F(Any_(), required=True, doc="a player, or \"bank\""),
+                         "gave": F(_COUNTS, required=True), "got": F(_COUNTS, required=True)}, "A trade."),
+    EventSpec("bought_development_card", {"player": _P, "card": F(Str(DEV_CARDS), required=True)},
+              "A development card was bought."),
+    EventSpec("played", {"player": _P, "card": F(Str(DEV_CARDS), required=True), "resources": F(_COUNTS),
+                         "resource": F(Str(RESOURCES)), "taken": F(_PER_PLAYER)}, "A development card was played."),
+    EventSpec("award", {"award": F(Str(max_len=40), required=True), "from": F(PLAYER, nullable=True),
+                        "to": F(PLAYER, nullable=True)}, "An award (Longest Road, Largest Army...) changed hands."),
+    EventSpec("starting_resources", {"player": _P, "resources": F(_COUNTS, required=True)},
+              "What a second starting settlement paid (BASE-SETUP-5)."),
+    EventSpec("setup_complete", {}, "Set-up is over; the first turn begins."),
+    EventSpec("turn_started", {"player": _P, "turn": F(Int(0, 100_000), required=True)}, "A new turn began."),
+    EventSpec("winner", {"player": _P}, "The game is won."),
+)
+
 BASE_OPTION_SPECS = (
     OptionSpec("BASE-VAR-STRICT-PHASES", flag_option,
                "true or false: no trade once the active player has built or bought this turn (BASE-TURN-4; the "
@@ -113,7 +148,7 @@ class Scenario:
 
     id = "base"
     name = "Catan base game"
-    source = "rules/base.md"
+    source = "Catan base game rules (GET /v1/rules?module=BASE)"
     players: tuple[int, ...] = (3, 4)
     vp_target = 10
     supply = {"settlements": 5, "cities": 4, "roads": 15, "ships": 0}       # BASE-COMP-1
@@ -125,7 +160,6 @@ class Scenario:
     route_minimum = 5          # BASE-LR-3
     setup_rounds = 2           # BASE-SETUP-2/3
     has_map = True             # ships a map of its own, so POST /v1/games can start it
-    coins = False              # gold coins as a currency beside the cards (GOLD), tradeable between players
     #: Component tables per player count (``components.py`` documents the format); checked explicitly
     #: on game generation and on request, never before a verdict (R-001).
     component_tables: dict[int, dict] = {}
@@ -133,6 +167,7 @@ class Scenario:
 
     # -- declarations (module.py): the base game's ----------------------------------------------------
     ACTIONS = BASE_ACTION_SPECS
+    EVENTS = BASE_EVENT_SPECS
     OPTIONS = BASE_OPTION_SPECS
     module_name = "base"
 

@@ -21,7 +21,8 @@ from ..core import Ctx, Violation
 from ..geometry import Edge, Hex, Node, edge_hexes, edge_nodes, hex_neighbours, hex_str, node_edges, node_hexes, node_str
 from ..islands import island_map, islands_of_node, land_components
 from ..mapgraph import LAND, RESOURCE_OF, TERRAINS
-from ..spec import F, Int, List, Obj, Str
+from ..module import EventSpec
+from ..spec import HEX, PLAYER, F, Int, List, Map, Obj, Str, by_player
 from ..rng import Rng
 from ..state import State, Tile
 from ..svp import award_svp
@@ -187,6 +188,15 @@ DISCOVERIES = F(List(Obj({"terrain": F(Str(tuple(sorted(TERRAINS - {"frame", "un
                           "number": F(Int(2, 12), nullable=True)}), max_len=12), nullable=True,
                 doc="R-006: the hexes turned over, in reveal order, as observed; left out, drawn from the piles")
 EXPLORING_ACTIONS = ("build_road", "build_ship", "move_ship", "play_road_building")
+#: The event :func:`explore` emits (``EVENTS`` of every module with exploration).
+DISCOVERED = EventSpec("discovered", {
+    "player": F(PLAYER, required=True), "hex": F(HEX, required=True), "terrain": F(Str(max_len=20), required=True),
+    "number": F(Int(2, 12), nullable=True), "reward": F(Map(Int(0, 10)), required=True),
+    "rule": F(Str(max_len=20), required=True), "reveal_rule": F(Str(max_len=20), required=True)},
+    "An unexplored hex was turned over (R-006) and what it paid.")
+#: The event :func:`record_home_islands` emits.
+HOME_ISLANDS = EventSpec("home_islands", {"islands": F(by_player(List(Str(max_len=40), max_len=60)), required=True)},
+                         "Set-up is over: each player's home islands are fixed (R-018).")
 
 
 def placed_edges(ctx: Ctx) -> list[Edge]:

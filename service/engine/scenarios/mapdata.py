@@ -289,6 +289,8 @@ class MappedScenario:
             if t is None or t.terrain != "sea":
                 raise ValueError("options.pirate must name a sea hex [q, r] of the board (R-007, SEA-029)")
             state.pirate = h
+        if state.pirate is None and getattr(self, "pirate", False):   # placed before the first settlement
+            state.scenario_state = {**state.scenario_state, "pirate_pending": True}
         return state
 
 

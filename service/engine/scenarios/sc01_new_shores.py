@@ -48,7 +48,7 @@ MAP = MapSpec(
 class NewShores(MappedScenario, Seafarers):
     id = "SC01"
     name = "New Shores"
-    source = "seeds/002 Scenario 1"
+    source = "The Seafarers of Catan rulebook (1998), scenario 1 (its rules: GET /v1/rules?prefix=SC01)"
     players = (3, 4)                                        # SC01-001
     vp_target = 13                                          # SC01-006
     component_rule = "SC01-007"

@@ -12,7 +12,7 @@ from ..core import Ctx, Violation
 from ..islands import island_map
 from ..state import State
 from .components import harbor_row, hex_row, token_row
-from .hooks import award_first_on_island, coastal_setup_ship_violations, home_islands, record_home_islands
+from .hooks import HOME_ISLANDS, award_first_on_island, coastal_setup_ship_violations, home_islands, record_home_islands
 from .mapdata import MappedScenario, MapSpec, drawn_slots
 from .seafarers import Seafarers
 
@@ -50,11 +50,12 @@ MAP = four_islands_map(ROWS, HEXES, TOKENS, HARBORS, (
 
 
 class FourIslands(MappedScenario, Seafarers):
+    EVENTS = (HOME_ISLANDS,)
     """The Four Islands rules; ``rules`` names the rule IDs of the edition (III: SC02, IV: SC03)."""
 
     id = "SC02"
     name = "The Four Islands (3 players)"
-    source = "seeds/002 Scenario 2"
+    source = "The Seafarers of Catan rulebook (1998), scenario 2 (its rules: GET /v1/rules?prefix=SC02)"
     players = (3,)                                          # SC02-001
     vp_target = 12                                          # SC02-007
     component_rule = "SC02-002"

@@ -31,7 +31,7 @@ MAP = four_islands_map(ROWS, HEXES, TOKENS, HARBORS, (
 class FourIslandsIV(FourIslands):
     id = "SC03"
     name = "The Four Islands (4 players)"
-    source = "seeds/002 Scenario 3"
+    source = "The Seafarers of Catan rulebook (1998), scenario 3 (its rules: GET /v1/rules?prefix=SC03)"
     players = (4,)                                          # SC03-001
     vp_target = 12                                          # SC03-007
     component_rule = "SC03-002"

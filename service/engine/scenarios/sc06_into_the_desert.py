@@ -70,7 +70,7 @@ SC06_MAP = desert_map((" a a s s b b",), hex_row(0, 0, 0, 4, 5, 4, 5, 4), TOKENS
 class IntoTheDesert3(MappedScenario, Seafarers):
     id = "SC06"
     name = "Into the Desert (III)"
-    source = "seeds/002 Scenario 6"
+    source = "The Seafarers of Catan rulebook (1998), scenario 6 (its rules: GET /v1/rules?prefix=SC06)"
     players = (3,)                                   # SC06-001
     vp_target = 12                                   # SC06-006: 12 VP wins
     component_rule = "SC06-002"

@@ -25,7 +25,7 @@ SC07_MAP = desert_map((" a s s g s b",
 class IntoTheDesert4(IntoTheDesert3):
     id = "SC07"
     name = "Into the Desert (IV)"
-    source = "seeds/002 Scenario 7"
+    source = "The Seafarers of Catan rulebook (1998), scenario 7 (its rules: GET /v1/rules?prefix=SC07)"
     players = (4,)                                   # SC07-001
     vp_target = 12                                   # SC07-006: 12 VP wins
     component_rule = "SC07-002"                      # SC07-002: fixed layout, desert strip splits the island

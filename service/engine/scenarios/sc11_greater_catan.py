@@ -21,7 +21,8 @@ from typing import Any
 from ..core import Ctx
 from ..geometry import canonical_edge, hex_neighbours, node_str
 from ..rng import Rng
-from ..spec import HEX, F, List
+from ..module import EventSpec
+from ..spec import HEX, PLAYER, Any_, F, Int, List
 from ..state import State
 from ._sc_common import node_regions, player_count_problems, regions, spec_regions, violation
 from ._sc_tokens import placed_edges, seeded_draw, settle_tokens
@@ -60,9 +61,13 @@ class GreaterCatan(MappedScenario, Seafarers):
     ACTION_FIELDS = {t: {"token_from": F(List(HEX, max_len=4), nullable=True,
                                          doc="R-026: the mainland hexes whose tokens move, in trigger order")}
                      for t in ("build_road", "build_ship", "move_ship", "play_road_building")}
+    EVENTS = (EventSpec("number_token_placed", {"player": F(PLAYER, required=True), "hex": F(HEX, required=True),
+                                                "from": F(Any_(doc="a mainland hex [q, r], or \"reserve\"")),
+                                                "number": F(Int(2, 12), required=True, nullable=True)},
+                        "A number token was placed on a small island's hex (SC11-009..011, R-026)."),)
     module_name = "SC11"
     name = "Greater Catan (IV)"
-    source = "seeds/002 Scenario 11"
+    source = "The Seafarers of Catan rulebook (1998), scenario 11 (its rules: GET /v1/rules?prefix=SC11)"
     players = (4,)                                   # SC11-001
     vp_target = 18                                   # SC11-014: 18 VP wins
     supply = {"settlements": 5, "cities": 8, "roads": 15, "ships": 15}   # SC11-004

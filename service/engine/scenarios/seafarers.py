@@ -8,10 +8,10 @@ from typing import Any, Mapping, Optional
 
 from ..geometry import Hex
 from ..mapgraph import RESOURCES
-from ..module import ActionSpec
+from ..module import ActionSpec, EventSpec
 from ..rng import Rng
 from ..mapgraph import TERRAINS
-from ..spec import EDGE, HEX, NODE, Bool, Cards, F, Int, List, Map, Null, Str, Tuple, by_player
+from ..spec import EDGE, HEX, NODE, PLAYER, Bool, Cards, F, Int, List, Map, Null, Str, Tuple, by_player
 from ..state import Tile
 from .base import _ROBBER_FIELDS, BASE_ACTIONS, Scenario
 
@@ -23,7 +23,18 @@ SEAFARERS_ACTION_SPECS = (
     ActionSpec("move_pirate", dict(_ROBBER_FIELDS), "Move the pirate instead of the robber and rob (SEA-027..033)."),
     ActionSpec("choose_gold", {"resources": F(Cards(RESOURCES + ("gold",)), required=True)},
                "Pick the resources a gold field pays (SEA-024).", ranged=True),
+    ActionSpec("place_pirate", {"hex": F(HEX, required=True, doc="the sea hex the pirate starts on")},
+               "Place the pirate of a new game that named no pirate hex, before any settlement (SEA-027, R-007).",
+               candidates=lambda state, graph, scen, player: _place_pirate_candidates(state, player)),
 )
+
+
+def _place_pirate_candidates(state, player: int) -> list:
+    """R-007: every sea hex, while a new game's pirate is still to be placed."""
+    if state.scenario_state.get("pirate_pending") is not True:
+        return []
+    from ..core import Action
+    return [Action("place_pirate", player, {"hex": h}) for h, t in state.hexes.items() if t.terrain == "sea"]
 SEAFARERS_ACTIONS = BASE_ACTIONS + tuple(a.type for a in SEAFARERS_ACTION_SPECS)
 
 #: SEA-036: the expansion's components (tiles, 8 SVP tokens, 10 number tokens, 12 harbour tokens, 15 ships
@@ -74,19 +85,51 @@ SEAFARERS_STATE = {
                   doc="R-006: the hexes discovered so far, [q, r, terrain, number]"),
     "start_nodes": F(by_player(List(NODE, max_len=3)), doc="each player's starting settlements (home islands)"),
     "svp_first": F(by_player(NODE), doc="the settlement that earned a player's one first-settlement token"),
+    "pirate_pending": F(Bool(), doc="SEA-027, R-007: true while a new game's pirate is to be placed (place_pirate)"),
 }
+
+
+_PER_PLAYER = Map(Int(0, 100), max_len=4)
+SEAFARERS_EVENTS = (
+    EventSpec("gold_owed", {"players": F(_PER_PLAYER, required=True)}, "Gold-field picks a roll gives (SEA-024)."),
+    EventSpec("gold_chosen", {"player": F(PLAYER, required=True), "resources": F(Map(Int(0, 100)), required=True)},
+              "A player picked gold-field resources."),
+    EventSpec("gold_lapsed", {"players": F(_PER_PLAYER, required=True)},
+              "Picks that lapsed because the bank is empty (R-014)."),
+    EventSpec("pirate_placed", {"player": F(PLAYER, required=True), "hex": F(HEX, required=True)},
+              "The starting player placed the pirate before the first settlement (SEA-027, R-007)."),
+    EventSpec("special_victory_point", {"player": F(PLAYER, required=True), "node": F(NODE, required=True),
+                                        "count": F(Int(1, 100), required=True), "reason": F(Str(max_len=200))},
+              "Special victory point tokens placed under a settlement (SEA-019/020)."),
+    EventSpec("special_victory_point_lost", {"player": F(PLAYER, required=True), "node": F(NODE, required=True),
+                                             "count": F(Int(1, 100), required=True), "reason": F(Str(max_len=200))},
+              "Special victory point tokens taken back."),
+)
+
+
+def _pirate_first(ctx):
+    from ..actions.seafarers import pirate_first
+    return pirate_first(ctx)
+
+
+def _pirate_pending_problems(state, scenario):
+    from ..actions.seafarers import pirate_pending_problems
+    return pirate_pending_problems(state, scenario)
 
 
 class Seafarers(Scenario):
     id = "seafarers"
     name = "Seafarers: general rules on a posted board"
-    source = "seeds/002 (general rules)"
+    source = "The Seafarers of Catan rulebook (1998), general rules (GET /v1/rules?module=SEA)"
     supply = {"settlements": 5, "cities": 4, "roads": 15, "ships": 15}   # SEA-036: 15 ships per colour
     ships = True
     has_map = False
     pirate = True
     ACTIONS = SEAFARERS_ACTION_SPECS
     STATE = SEAFARERS_STATE
+    EVENTS = SEAFARERS_EVENTS
+    CHECKS = (_pirate_first,)                 # SEA-027, R-007
+    VALIDATORS = (_pirate_pending_problems,)  # R-007
     module_name = "seafarers"
 
     def gold_entitlement(self, terrain: str, kind: str) -> int:

@@ -1,6 +1,6 @@
 """GOLD: the fan scenario "Gold / Front Coast" (seed 000, GOLD-001..043, rulings R-031..R-044).
 
-Gold is a currency (``Player.gold``, 8 to start, GOLD-006) paid on top of every cost; ships are single
+Gold is a currency (the player value ``gold``, declared in ``PLAYER``, 8 to start, GOLD-006) paid on top of every cost; ships are single
 mobile pieces that fetch it from the gold islands (``actions/gold.py``); the front coast of the main
 island is where ships are built, and the Minimum Number of Roads rule keeps everyone able to reach it
 (``gold_mnr.py``). Hooks used here: the replacement handlers, the front-coast checks, cargo loss on a 2
@@ -31,30 +31,47 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from ..geometry import Node, node_str
-from ..mapgraph import RESOURCES, MapGraph
-from ..module import ActionSpec, OptionSpec
-from ..spec import EDGE, NODE, PLAYER, Bool, Cards, F, Int, List, Obj, Str
-from ..state import State
-from .base import BASE_ACTIONS, flag_option
-from .components import harbor_row, hex_row, token_row
-from .gold_mnr import Board, front_coast, increase_cuts, road_mnr, site_gold_distance, statements
-from .mapdata import MappedScenario, MapSpec
-from .seafarers import Seafarers
+from ...geometry import Node, node_str
+from ...mapgraph import RESOURCES, MapGraph
+from ...module import ActionSpec, EventSpec, OptionSpec, RangeKind
+from ...spec import EDGE, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Map, Null, Obj, Str, by_player
+from ...state import State
+from ...scenarios.base import BASE_ACTIONS, flag_option
+from ...scenarios.components import harbor_row, hex_row, token_row
+from .mnr import Board, front_coast, increase_cuts, road_mnr, site_gold_distance, statements
+from ...scenarios.mapdata import MappedScenario, MapSpec
+from ...scenarios.seafarers import Seafarers
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..core import Ctx, Violation
+    from ...core import Ctx, Violation
 
 GOLD_ACTIONS = BASE_ACTIONS + ("build_ship", "sail_ship", "load_gold", "unload_gold", "gold_trade")
 
 
 def _gold(name: str):
     def get():
-        from ..actions import gold
+        from . import actions as gold
         return gold.replacement(name) or getattr(gold, name).HANDLER
     return get
 
 
+def _gold_ranges() -> RangeKind:
+    def specs(*args):
+        from .actions import gold_trade_ranges
+        return gold_trade_ranges(*args)
+
+    def admits(spec, action):
+        from .actions import gold_trade_admits
+        return gold_trade_admits(spec, action)
+
+    def sample(spec, rng):
+        from .actions import gold_trade_sample
+        return gold_trade_sample(spec, rng)
+    return RangeKind(specs, admits, sample)
+
+
+_P = F(PLAYER, required=True)
+_SHIP = F(Int(0, 10_000), required=True)
 _SHIP_ID = F(Int(0, 10_000), required=True, doc="the ship's id (scenario_state.ships)")
 _AMOUNT = F(Int(0, 100), nullable=True, doc="gold moved; left out: as much as possible")
 _COINS = Cards(RESOURCES + ("gold",))
@@ -81,7 +98,7 @@ GOLD_ACTION_SPECS = (
                handler=_gold("UnloadGold")),
     ActionSpec("gold_trade", {"give": F(_COINS, required=True), "get": F(_COINS, required=True)},
                "Trade with the bank: 2 gold for a card, 3 cards for a gold (GOLD-016, GOLD-018).",
-               handler=_gold("GoldTrade"), ranged=True),
+               handler=_gold("GoldTrade"), ranged=True, ranges=_gold_ranges()),
 )
 START_GOLD = 8                     # GOLD-006 (10 with Cities & Knights, which waits for that expansion)
 LARGEST_FLEET_VP = 2               # GOLD-037
@@ -137,13 +154,13 @@ FRONT_COAST: dict[int, tuple[Node, ...]] = {
 class Gold(MappedScenario, Seafarers):
     id = "GOLD"
     name = "Gold / Front Coast (fan scenario, Minimum Number of Roads, Largest Fleet)"
-    source = "seeds/000 (GOLD)"
+    source = "Gold / Front Coast fan scenario (GET /v1/rules?prefix=GOLD)"
     players = (3, 4)                                        # GOLD-001
     vp_target = 12                                          # GOLD-002
     supply = {"settlements": 5, "cities": 4, "roads": 15, "ships": 15}   # R-044: 15 ships per player
     ships = True
     pirate = False                                          # R-043: no pirate
-    coins = True                                            # GOLD-005, R-042: gold coins
+    CURRENCIES = ("gold",)                                  # R-042: coins change hands in domestic trades
     ACTIONS = GOLD_ACTION_SPECS
     WITHOUT_ACTIONS = ("move_ship", "move_pirate", "choose_gold")
     OPTIONS = (OptionSpec(CK_OPTION, flag_option,
@@ -158,6 +175,42 @@ class Gold(MappedScenario, Seafarers):
                    doc="GOLD-020: the mobile ships, each with its home and cargo"),
         "largest_fleet": F(PLAYER, nullable=True, doc="GOLD-037: who holds Largest Fleet"),
     }
+    DERIVED = {
+        "gold": F(by_player(Obj({"coins": F(Int(0, 10_000), required=True), "cargo": F(Int(0, 1000), required=True)})),
+                  doc="GOLD-005/030: each player's coins and the gold their ships carry"),
+        "fleet": F(by_player(List(Obj({"id": F(Int(0, 10_000), required=True), "edge": F(EDGE, required=True),
+                                       "home": F(NODE, required=True), "cargo": F(Int(0, 100), required=True),
+                                       "docked": F(Str(("home", "gold")), nullable=True)}), max_len=60)),
+                   doc="GOLD-020: each player's ships, where they lie and what they carry"),
+        "largest_fleet": F(Obj({"holder": F(PLAYER, nullable=True), "ships": F(by_player(Int(0, 100)))}),
+                           doc="GOLD-037, R-041: the holder and every player's ship count"),
+        "mnr": F(by_player(Any_(doc="the minimum number of roads to the front coast, with a witness")),
+                 doc="GOLD-038..042: per player still owed a front-coast site, the minimum number of roads"),
+        "front_coast": F(List(NODE, max_len=100), doc="R-035: the front coast"),
+        "statements": F(Obj({"A": F(Bool()), "B": F(Bool()), "C": F(Bool())}),
+                        doc="R-037..R-040: the three statements judged for a settlement"),
+        "mnr_before": F(Map(Null(Int(0, 1000)), max_len=4), doc="the MNR of every player before the placement"),
+        "mnr_if_built": F(Map(Null(Int(0, 1000)), max_len=4), doc="the MNR of every player if it were built"),
+        "statement_c_site": F(Any_(doc="the front-coast site (and road) that makes statement C true")),
+    }
+    EVENTS = (
+        EventSpec("built", {"ship": F(Int(0, 10_000), doc="GOLD: the new ship's id"),
+                            "home": F(NODE, doc="GOLD-021: the ship's home")}),
+        EventSpec("bought_development_card", {"price": F(Str(("grain", "gold"))), "paid": F(Map(Int(0, 100)))}),
+        EventSpec("paid_gold", {"player": _P, "gold": F(Int(0, 100), required=True), "item": F(Str(max_len=40))},
+                  "Gold paid on top of a cost (GOLD-007..011)."),
+        EventSpec("sailed", {"player": _P, "ship": _SHIP, "path": F(List(EDGE, max_len=4), required=True),
+                             "extend": F(Str(("wool", "cargo")), nullable=True), "docked": F(Str(("home", "gold")), nullable=True)},
+                  "A ship sailed (GOLD-024..026)."),
+        EventSpec("loaded_gold", {"player": _P, "ship": _SHIP, "gold": F(Int(0, 100), required=True),
+                                  "cargo": F(Int(0, 100), required=True)}, "Gold loaded at a gold dock (GOLD-032)."),
+        EventSpec("unloaded_gold", {"player": _P, "ship": _SHIP, "gold": F(Int(0, 100), required=True)},
+                  "Gold unloaded at the ship's home (GOLD-031)."),
+        EventSpec("cargo_lost", {"player": _P, "ship": _SHIP, "gold": F(Int(0, 100), required=True),
+                                 "roll": F(Int(2, 12), required=True)}, "Cargo lost in open water on a 2 or 12 (GOLD-033)."),
+    )
+    # (after the declarations above: in a class body this name hides ``spec.PLAYER``)
+    PLAYER = {"gold": F(Int(0, 10_000), default=0, doc="GOLD-005, R-042: the gold coins the player holds")}
     module_name = "GOLD"
     has_map = True
     map_specs = {3: MAP_3P, 4: MAP_4P}
@@ -175,7 +228,7 @@ class Gold(MappedScenario, Seafarers):
             raise ValueError(ck_refusal())
         state = super().new_game(num_players, seed, options)
         for p in state.players:
-            p.gold = START_GOLD                             # GOLD-006
+            p.extra["gold"] = START_GOLD                    # GOLD-006
         return state
 
     def initial_scenario_state(self, num_players: int, board: dict) -> dict[str, Any]:
@@ -197,7 +250,7 @@ class Gold(MappedScenario, Seafarers):
     def legal_candidates(self, state: State, graph, player: int) -> list:
         """Ships sailing (each reachable space with one shortest path, per extension choice), loading and
         unloading (each amount), ship sites, the two development-card prices, Road Building with ships."""
-        from ..actions.gold import gold_candidates
+        from .actions import gold_candidates
         return gold_candidates(state, graph, player)
 
     def route_pieces(self, state: State, player: int):
@@ -216,7 +269,7 @@ class Gold(MappedScenario, Seafarers):
         return []
 
     def _settlement_check(self, ctx: "Ctx") -> list["Violation"]:
-        from ..core import Violation
+        from ...core import Violation
         s, a, g = ctx.state, ctx.action, ctx.graph
         node = a.get("node")
         board = Board(s, g)
@@ -249,8 +302,8 @@ class Gold(MappedScenario, Seafarers):
                           f"{' and '.join(why)}; A and (B or C) make it illegal (R-037..R-040)", "/action/node")]
 
     def _road_check(self, ctx: "Ctx") -> list["Violation"]:
-        from ..actions.gold import cut_off_violation
-        from .gold_mnr import road_cuts_off
+        from .actions import cut_off_violation
+        from .mnr import road_cuts_off
         s, a = ctx.state, ctx.action
         board = Board(s, ctx.graph)
         before, after = road_mnr(board, a.player, a.get("edge"))
@@ -262,7 +315,7 @@ class Gold(MappedScenario, Seafarers):
 
     def after_action(self, ctx: "Ctx", s: State) -> None:
         """GOLD-037, R-041: Largest Fleet moves like Longest Road (at least 2, strictly the most)."""
-        from ..actions.gold import fleet_sizes
+        from .actions import fleet_sizes
         counts = fleet_sizes(s)
         holder = s.scenario_state.get("largest_fleet")
         new = largest_fleet(counts, holder)
@@ -274,7 +327,7 @@ class Gold(MappedScenario, Seafarers):
         """GOLD-033, R-034: on a 2 or 12 every ship in open water loses 2 gold of cargo (less if it has less)."""
         if total not in (2, 12):
             return
-        from ..actions.gold import dock_of, ships_of
+        from .actions import dock_of, ships_of
         for sh in ships_of(s):
             if sh.get("cargo", 0) and dock_of(ctx.graph, sh) is None:
                 lost = min(2, sh["cargo"])
@@ -291,7 +344,7 @@ class Gold(MappedScenario, Seafarers):
         return {"largest_fleet": LARGEST_FLEET_VP if state.scenario_state.get("largest_fleet") == player else 0}
 
     def derived_extra(self, state: State, graph: MapGraph) -> dict[str, Any]:
-        from ..actions.gold import dock_of, fleet_sizes, ships_of
+        from .actions import dock_of, fleet_sizes, ships_of
         board = Board(state, graph)
         n = state.num_players
         cargo = [0] * n
@@ -302,7 +355,7 @@ class Gold(MappedScenario, Seafarers):
                 fleet[str(sh["player"])].append({"id": sh["id"], "edge": sh["edge"], "home": sh["home"],
                                                  "cargo": sh.get("cargo", 0), "docked": dock_of(graph, sh)})
         return {
-            "gold": {str(p): {"coins": state.players[p].gold, "cargo": cargo[p]} for p in range(n)},
+            "gold": {str(p): {"coins": state.players[p].extra.get("gold", 0), "cargo": cargo[p]} for p in range(n)},
             "fleet": fleet,
             "largest_fleet": {"holder": state.scenario_state.get("largest_fleet"),
                               "ships": {str(p): k for p, k in enumerate(fleet_sizes(state))}},
@@ -351,7 +404,7 @@ SHIP_KEYS = {"id", "player", "home", "edge", "cargo", "built", "moved", "extende
 
 
 def _validate_ships(state: State, ships: list) -> list[tuple[str, str]]:
-    from ..actions.gold import CARGO_MAX, SHIP_CAPACITY
+    from .actions import CARGO_MAX, SHIP_CAPACITY
     out = []
     seen: set = set()
     homed: dict[tuple, int] = {}

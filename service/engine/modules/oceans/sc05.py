@@ -8,8 +8,8 @@ tokens go onto fixed slots around the large island (SEA-003).
 """
 from __future__ import annotations
 
-from .components import harbor_row, hex_row, token_row
-from .sc04_oceans import Oceans, oceans_map
+from ...scenarios.components import harbor_row, hex_row, token_row
+from .sc04 import Oceans, oceans_map
 
 FACE_UP = hex_row(7, 0, 2, 3, 3, 3, 3, 3)                   # SC05-002, table A row 1
 FACE_UP_TOKENS = token_row(1, 2, 2, 1, 2, 2, 2, 2, 2, 1)    # table B row 1
@@ -35,7 +35,7 @@ MAP = oceans_map(ROWS, FACE_UP, FACE_UP_TOKENS, PILE, PILE_TOKENS, HARBORS, (
 class OceansIV(Oceans):
     id = "SC05"
     name = "Oceans (4 players)"
-    source = "seeds/002 Scenario 5"
+    source = "The Seafarers of Catan rulebook (1998), scenario 5 (its rules: GET /v1/rules?prefix=SC05)"
     players = (4,)                                          # SC05-001
     vp_target = 12                                          # SC05-009
     component_rule = "SC05-002"

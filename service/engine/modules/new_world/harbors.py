@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..actions import Handler
-from ..core import Ctx, Violation
-from ..geometry import edge_hexes, edge_str
-from ..mapgraph import LAND
-from ..rng import Rng
-from ..state import State
-from ._sc_common import as_node  # noqa: F401  (re-exported for callers parsing slots)
+from ...actions import Handler
+from ...core import Ctx, Violation
+from ...geometry import edge_hexes, edge_str
+from ...mapgraph import LAND
+from ...rng import Rng
+from ...state import State
+from ...scenarios._sc_common import as_node  # noqa: F401  (re-exported for callers parsing slots)
 
 if TYPE_CHECKING:  # pragma: no cover
     pass

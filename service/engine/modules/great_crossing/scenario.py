@@ -17,15 +17,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import Ctx
-from ..geometry import node_str
-from ..spec import NODE, PLAYER, F, Int, List, Obj, Str, by_player
-from ..state import State
-from ._sc_common import node_regions, player_count_problems, regions, spec_regions, violation
-from ._sc_routes import describe_routes, node_island, update_routes
-from .components import harbor_row, hex_row, token_row
-from .mapdata import MappedScenario, MapSpec
-from .seafarers import Seafarers
+from ...core import Ctx
+from ...geometry import node_str
+from ...module import EventSpec
+from ...spec import EDGE, NODE, PLAYER, F, Int, List, Obj, Str, by_player
+from ...state import State
+from ...scenarios._sc_common import node_regions, player_count_problems, regions, spec_regions, violation
+from .routes import describe_routes, node_island, update_routes
+from ...scenarios.components import harbor_row, hex_row, token_row
+from ...scenarios.mapdata import MappedScenario, MapSpec
+from ...scenarios.seafarers import Seafarers
 
 SC10_MAP = MapSpec(
     rows=(
@@ -54,10 +55,20 @@ _ROUTE = Obj({"a": F(NODE, required=True), "b": F(NODE, required=True), "holder"
 class GreatCrossing(MappedScenario, Seafarers):
     STATE = {"home": F(by_player(Str(max_len=40)), doc="SC10: each player's home island (R-025)"),
              "routes": F(List(_ROUTE, max_len=60), doc="SC10-010..013: the trade routes closed, with their holders")}
+    DERIVED = {"trade_routes": F(List(Obj({
+        "a": F(NODE, required=True), "b": F(NODE, required=True), "holder": F(PLAYER, nullable=True),
+        "kind": F(Str(("direct", "indirect")), required=True), "path": F(List(EDGE, max_len=200), required=True),
+        "movable_ships": F(List(Obj({"player": F(PLAYER, required=True), "edge": F(EDGE, required=True)}),
+                                max_len=200), required=True)}), max_len=60),
+        doc="SC10-010..013: the trade routes between the home islands, each with a witness path and the ships "
+            "either owner may move out of it")}
+    EVENTS = (EventSpec("trade_route_lost", {"a": F(NODE, required=True), "b": F(NODE, required=True),
+                                             "player": F(PLAYER, nullable=True)},
+                        "A trade route was interrupted and its token surrendered (SC10-013)."),)
     module_name = "SC10"
     id = "SC10"
     name = "The Great Crossing (IV)"
-    source = "seeds/002 Scenario 10"
+    source = "The Seafarers of Catan rulebook (1998), scenario 10 (its rules: GET /v1/rules?prefix=SC10)"
     players = (4,)                                   # SC10-001
     vp_target = 13                                   # SC10-014: 13 VP wins
     component_rule = "SC10-002"                      # SC10-002: two islands, Catan and Transcatania

@@ -26,11 +26,11 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from ..geometry import Edge, Node
-from ..islands import land_components
-from ..mapgraph import MapGraph
-from ..memo import bounded_put
-from ..state import State
+from ...geometry import Edge, Node
+from ...islands import land_components
+from ...mapgraph import MapGraph
+from ...memo import bounded_put, per_board
+from ...state import State
 
 INF = 1 << 30
 #: Memoised MNR witnesses (``Board._witness``), oldest out first.
@@ -58,23 +58,13 @@ class Net:
     gold_dist: tuple[int, ...]                           # space -> steps to the nearest gold dock (INF)
 
 
-_NETS: dict[int, tuple[MapGraph, Net]] = {}
-
-
 def net_of(g: MapGraph) -> Net:
-    """The :class:`Net` of a map graph (kept while the graph lives; graphs are cached by board)."""
-    hit = _NETS.get(id(g))
-    if hit is not None and hit[0] is g:
-        return hit[1]
-    net = _build_net(g)
-    if len(_NETS) >= 64:
-        _NETS.clear()
-    _NETS[id(g)] = (g, net)
-    return net
+    """The :class:`Net` of a map graph (kept on the graph: ``memo.per_board``)."""
+    return per_board(g, "GOLD.net", _build_net)
 
 
 def _build_net(g: MapGraph) -> Net:
-    from ..geometry import edge_hexes
+    from ...geometry import edge_hexes
     n_nodes, n_edges = len(g.nodes), len(g.edges)
     road_adj: list[list[tuple[int, int]]] = [[] for _ in range(n_nodes)]
     space = [False] * n_edges

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import Ctx, Violation
-from ..state import State
-from .components import harbor_row, hex_row, token_row
-from .hooks import DISCOVERIES, EXPLORING_ACTIONS, discovery_violations, explore, mainland_of, setup_area_violations
-from .mapdata import MappedScenario, MapSpec, drawn_slots
-from .seafarers import Seafarers
+from ...core import Ctx, Violation
+from ...state import State
+from ...scenarios.components import harbor_row, hex_row, token_row
+from ...scenarios.hooks import DISCOVERED, DISCOVERIES, EXPLORING_ACTIONS, discovery_violations, explore, mainland_of, setup_area_violations
+from ...scenarios.mapdata import MappedScenario, MapSpec, drawn_slots
+from ...scenarios.seafarers import Seafarers
 
 FACE_UP = hex_row(6, 0, 1, 2, 2, 2, 2, 3)                   # SC04-002, table I row 1
 FACE_UP_TOKENS = token_row(1, 1, 2, 1, 2, 1, 1, 2, 1, 0)    # table II row 1
@@ -63,9 +63,10 @@ class Oceans(MappedScenario, Seafarers):
 
     id = "SC04"
     ACTION_FIELDS = {t: {"discoveries": DISCOVERIES} for t in EXPLORING_ACTIONS}  # revealed hexes as observed
+    EVENTS = (DISCOVERED,)
     module_name = "Oceans"
     name = "Oceans (3 players)"
-    source = "seeds/002 Scenario 4"
+    source = "The Seafarers of Catan rulebook (1998), scenario 4 (its rules: GET /v1/rules?prefix=SC04)"
     players = (3,)                                          # SC04-001
     vp_target = 12                                          # SC04-009
     component_rule = "SC04-002"

@@ -16,19 +16,19 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..core import Ctx
-from ..islands import island_map
-from ..rng import Rng
-from ..state import State, Tile
-from ._sc_common import (award_first_settlement, home_regions, main_phase_settlement, node_regions,
+from ...core import Ctx
+from ...islands import island_map
+from ...rng import Rng
+from ...state import State, Tile
+from ...scenarios._sc_common import (award_first_settlement, home_regions, main_phase_settlement, node_regions,
                          player_count_problems, record_start_node, validate_common)
-from ._sc_harbors import harbor_phase_violation, make_handler, placer, validate_harbor_state
-from ..module import ActionSpec, OptionSpec
-from ..spec import EDGE, F, List, Str
-from .base import player_option
-from .components import as_list, harbor_row, hex_row, token_row
-from .mapdata import MappedScenario, MapSpec, build_board, repair_reds
-from .seafarers import Seafarers
+from .harbors import harbor_phase_violation, make_handler, placer, validate_harbor_state
+from ...module import ActionSpec, EventSpec, OptionSpec
+from ...spec import EDGE, PLAYER, Bool, F, List, Obj, Str
+from ...scenarios.base import player_option
+from ...scenarios.components import as_list, harbor_row, hex_row, token_row
+from ...scenarios.mapdata import MappedScenario, MapSpec, build_board, repair_reds
+from ...scenarios.seafarers import Seafarers
 
 
 def new_world_map(num_rows: int, hexes: dict[str, int], tokens: dict[int, int]) -> MapSpec:
@@ -53,7 +53,7 @@ SC08_MAP = new_world_map(6, HEXES, TOKENS)
 class NewWorld3(MappedScenario, Seafarers):
     id = "SC08"
     name = "A New World (III)"
-    source = "seeds/002 Scenario 8"
+    source = "The Seafarers of Catan rulebook (1998), scenario 8 (its rules: GET /v1/rules?prefix=SC08)"
     players = (3,)                                   # SC08-001
     vp_target = 12                                   # SC08-008: 12 VP wins
     component_rule = "SC08-002"
@@ -71,6 +71,13 @@ class NewWorld3(MappedScenario, Seafarers):
                          doc="R-020: the harbour tokens still to place"),
         "harbor_slots": F(List(EDGE, max_len=12), doc="R-020: the coast sides where harbour tokens were placed"),
     }
+    EVENTS = (EventSpec("harbor_placed", {"player": F(PLAYER, required=True), "edge": F(EDGE, required=True),
+                                          "face_down": F(Bool(), required=True)},
+                        "A harbour token was placed face down (R-020)."),
+              EventSpec("harbors_revealed", {"harbors": F(List(Obj({"edge": F(EDGE, required=True),
+                                                                    "kind": F(Str(max_len=10), required=True)}),
+                                                               max_len=12), required=True)},
+                        "All harbour tokens are placed and turned face up (R-020)."))
     module_name = "A New World"
 
     # -- map ---------------------------------------------------------------------------------------
@@ -102,7 +109,7 @@ class NewWorld3(MappedScenario, Seafarers):
         """``place_harbor`` on every coast side (the legal-action list keeps those its check allows)."""
         if state.phase != "setup" or not state.scenario_state.get("harbor_pile"):
             return []
-        from ..core import Action
+        from ...core import Action
         return [Action("place_harbor", player, {"edge": e})
                 for eid, e in enumerate(graph.edges) if graph.edge_kind[eid] == "coast"]
 

@@ -12,10 +12,10 @@ settlement on an island other than the home island(s) (SC09-007); 12 VP (SC09-00
 """
 from __future__ import annotations
 
-from .components import harbor_row, hex_row, token_row
-from ..module import ActionSpec
-from ._sc_harbors import make_handler
-from .sc08_new_world import NewWorld3, new_world_map
+from ...scenarios.components import harbor_row, hex_row, token_row
+from ...module import ActionSpec
+from .harbors import make_handler
+from .sc08 import NewWorld3, new_world_map
 
 HEXES = hex_row(23, 0, 0, 5, 4, 4, 5, 5)
 TOKENS = token_row(1, 3, 3, 3, 2, 2, 3, 3, 2, 1)
@@ -25,7 +25,7 @@ SC09_MAP = new_world_map(7, HEXES, TOKENS)
 class NewWorld4(NewWorld3):
     id = "SC09"
     name = "A New World (IV)"
-    source = "seeds/002 Scenario 9"
+    source = "The Seafarers of Catan rulebook (1998), scenario 9 (its rules: GET /v1/rules?prefix=SC09)"
     players = (4,)                                   # SC09-001
     vp_target = 12                                   # SC09-008: 12 VP wins
     component_rule = "SC09-002"

@@ -1,6 +1,6 @@
 """GOLD actions: gold as a currency beside the resource cards, and mobile gold ships.
 
-Gold coins (GOLD-005, R-042) are ``Player.gold``: never a resource card, so the robber cannot steal them,
+Gold coins (GOLD-005, R-042) are the player value ``gold`` (``Player.extra``, declared by the scenario): never a resource card, so the robber cannot steal them,
 a 7 does not count them, Monopoly cannot name them. Every building costs its gold on top of its cards
 (GOLD-007..011); Road Building still costs 1 gold per piece (GOLD-019); the bank sells a card for 2 gold
 and buys 3 cards for 1 gold (GOLD-016, GOLD-018).
@@ -18,15 +18,35 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..bank import COSTS, cannot_pay, pay, shortfall, take
-from ..core import Ctx, Violation, fmt_cards
-from ..geometry import Edge, Node, edge_str, node_str
-from ..mapgraph import RESOURCES
-from ..placement import road_connected, road_site
-from ..state import State
-from . import HANDLERS, Handler, own_handler
-from .dev import dev_wrong_phase, draw_card, may_play, pieces_in_turn, place_free_road, play_card
-from .trade import joined_coins, split_coins
+from ...bank import COSTS, cannot_pay, pay, shortfall, take
+from ...core import Action, Ctx, Violation, fmt_cards
+from ...geometry import Edge, Node, edge_str, node_str
+from ...mapgraph import RESOURCES
+from ...placement import road_connected, road_site
+from ...state import State
+from ...actions import HANDLERS, Handler, own_handler
+from ...actions.dev import dev_wrong_phase, draw_card, may_play, pieces_in_turn, place_free_road, play_card
+from ...actions.trade import joined, split_currencies
+
+
+def split_coins(cards: dict[str, int]) -> tuple[dict[str, int], int]:
+    """The cards named and, apart, the gold coins (GOLD-016, GOLD-018)."""
+    named, amounts = split_currencies(cards, ("gold",))
+    return named, amounts.get("gold", 0)
+
+
+def joined_coins(cards: dict[str, int], gold: int) -> dict[str, int]:
+    return joined(cards, {"gold": gold} if gold else {})
+
+
+def coins(state: State, player: int) -> int:
+    """GOLD-005: the gold coins ``player`` holds."""
+    return state.players[player].extra.get("gold", 0)
+
+
+def add_coins(s: State, player: int, n: int) -> None:
+    extra = s.players[player].extra
+    extra["gold"] = extra.get("gold", 0) + n
 
 #: The gold part of each cost (GOLD-007..010); the cards are the base costs (BASE-COST-1..3, SEA-006).
 GOLD_COST = {"road": 1, "ship": 1, "settlement": 2, "city": 2}
@@ -75,7 +95,7 @@ def fleet_sizes(state: State) -> list[int]:
 def dock_of(g, sh: dict) -> Optional[str]:
     """Where a ship lies: "home" (a space touching its own home, GOLD-031), "gold" (a space between gold
     and water, GOLD-032) or None: open water (GOLD-033)."""
-    from ..scenarios.gold_mnr import is_gold_dock, is_home_dock
+    from .mnr import is_gold_dock, is_home_dock
     e = ship_edge(sh)
     if is_home_dock(g, e, ship_home(sh)):
         return "home"
@@ -87,14 +107,14 @@ def dock_of(g, sh: dict) -> Optional[str]:
 # -- gold as a currency --------------------------------------------------------------------------------
 
 def gold_short(state: State, player: int, need: int, what: str, rule: str) -> list[Violation]:
-    have = state.players[player].gold
+    have = coins(state, player)
     if have < need:
         return [Violation(rule, f"{what} also costs {need} gold; player {player} has {have} gold")]
     return []
 
 
 def pay_gold(s: State, player: int, n: int) -> None:
-    s.players[player].gold -= n          # the bank's gold is unlimited (R-042)
+    add_coins(s, player, -n)         # the bank's gold is unlimited (R-042)
 
 
 def with_gold(base: Handler, item: str) -> Handler:
@@ -123,7 +143,7 @@ def with_gold(base: Handler, item: str) -> Handler:
 def ship_site_violations(ctx: Ctx, state: State, player: int, edge: Edge, path: str) -> tuple[list[Violation], Optional[Node]]:
     """GOLD-021: a ship is built on a space touching one of the builder's front-coast buildings, its
     home; GOLD-022: a settlement homes 1 ship, a city 2; R-044: 15 ships per player."""
-    from ..scenarios.gold_mnr import front_coast, is_space
+    from .mnr import front_coast, is_space
     g = ctx.graph
     if state.players[player].supply.get("ships", 0) <= 0:
         return [Violation("BASE-COMP-1", f"no ships left in player {player}'s supply (15 per player, R-044)",
@@ -190,7 +210,7 @@ def dev_price(state: State, player: int, choice: Optional[str]) -> str:
         return choice
     cards, gold = DEV_PRICES["grain"]
     hand = state.players[player].resources
-    if all(hand.get(r, 0) >= n for r, n in cards.items()) and state.players[player].gold >= gold:
+    if all(hand.get(r, 0) >= n for r, n in cards.items()) and coins(state, player) >= gold:
         return "grain"
     return "gold"
 
@@ -264,7 +284,7 @@ class PlayGoldRoadBuilding:
 def _free_piece_violations(sub: Ctx, i: int, kind: str, edge: Edge, path: str) -> list[Violation]:
     """One Road Building piece: a road from the supply on a legal, connected site that cuts no player off
     the front coast (GOLD-036), or a ship docked at home (GOLD-021/022)."""
-    from ..scenarios.gold_mnr import Board, road_cuts_off
+    from .mnr import Board, road_cuts_off
     tmp, player = sub.state, sub.action.player
     if kind != "road":
         v, home = ship_site_violations(sub, tmp, player, edge, path)
@@ -307,8 +327,8 @@ class GoldTrade:
             if give_gold != SELL_RATE * n:
                 return [Violation("GOLD-016", f"the bank sells a resource card for {SELL_RATE} gold: {n} card"
                                   f"{'s' if n != 1 else ''} cost {SELL_RATE * n} gold, not {give_gold}", "/action/give")]
-            if p.gold < give_gold:
-                return [Violation("GOLD-016", f"player {a.player} has {p.gold} gold, fewer than the {give_gold} offered",
+            if coins(s, a.player) < give_gold:
+                return [Violation("GOLD-016", f"player {a.player} has {coins(s, a.player)} gold, fewer than the {give_gold} offered",
                                   "/action/give")]
             for r, k in get.items():
                 if s.bank.get(r, 0) < k:
@@ -335,7 +355,7 @@ class GoldTrade:
         get, get_gold = split_coins(a.get("get"))
         pay(s, a.player, give)
         take(s, a.player, get)
-        s.players[a.player].gold += get_gold - give_gold
+        add_coins(s, a.player, get_gold - give_gold)
         ctx.emit("traded", player=a.player, partner="bank", gave=joined_coins(give, give_gold),
                  got=joined_coins(get, get_gold))
 
@@ -354,14 +374,14 @@ def own_ship(ctx: Ctx) -> tuple[Optional[dict], list[Violation]]:
     return sh, []
 
 
-@own_handler("sail_ship", {"main"}, not_your_turn="GOLD-024")
+@own_handler("sail_ship", {"main"})            # out of turn: BASE-TURN-6 (GOLD-024 is the allowance)
 class SailShip:
     """Move one ship along a path of spaces: 2 a turn (GOLD-024), +2 for 1 wool (GOLD-025) or 2 gold of its
     own cargo (GOLD-026), at most one extension per ship and turn (R-033); not the turn it was built
     (GOLD-027); spaces are shared freely (GOLD-028). The verdict names the first illegal step."""
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
-        from ..scenarios.gold_mnr import is_space, spaces_adjacent
+        from .mnr import is_space, spaces_adjacent
         s, a, g = ctx.state, ctx.action, ctx.graph
         sh, v = own_ship(ctx)
         if v:
@@ -472,7 +492,7 @@ class UnloadGold:
         sh = find_ship(s, ctx.action.get("ship"))
         n = _amount(ctx.action, sh.get("cargo", 0))
         sh["cargo"] = sh.get("cargo", 0) - n
-        s.players[sh["player"]].gold += n
+        add_coins(s, sh["player"], n)
         ctx.emit("unloaded_gold", player=ctx.action.player, ship=sh["id"], gold=n)
 
 
@@ -481,7 +501,7 @@ class UnloadGold:
 def sail_walks(g, start: Edge, steps: int) -> dict[Edge, list[Edge]]:
     """Every space a ship on ``start`` reaches in 1 to ``steps`` steps (R-031), each with one shortest
     walk (the start itself, reached out and back, included)."""
-    from ..scenarios.gold_mnr import net_of
+    from .mnr import net_of
     net = net_of(g)
     sid = g.edge_index.get(start)
     if sid is None or steps < 1:
@@ -507,8 +527,8 @@ def gold_candidates(state: State, g, player: int) -> list:
     """Candidates of GOLD's own action types and of the replaced handlers whose choices the engine's
     generators do not know (ship sites are spaces at front-coast homes, the development card's two prices,
     Road Building with mobile ships). A superset: the legal-action list keeps those the checks allow."""
-    from ..core import Action
-    from ..scenarios.gold_mnr import front_coast, home_dock_spaces
+    from ...core import Action
+    from .mnr import front_coast, home_dock_spaces
     out: list = []
     if state.phase not in ("roll", "main") or state.current_player != player:
         return out                  # Road Building may come before the roll; the rest is main-phase only
@@ -581,3 +601,49 @@ def replacement(action_type: str) -> Optional[Handler]:
 __all__ = ["replacement", "gold_candidates", "sail_walks",
            "ships_of", "find_ship", "fleet_sizes", "dock_of", "ship_edge", "ship_home",
            "GOLD_COST", "DEV_PRICES", "CARGO_MAX", "RESOURCES"]
+
+
+# -- gold trades as ranges in the legal-action list (``RangeKind`` of ``gold_trade``) -------------------------
+
+def _greedy(total: int, at_most: dict[str, int]) -> dict[str, int]:
+    from ...legal import _greedy as greedy
+    return greedy(total, at_most)
+
+
+def gold_trade_ranges(state: State, graph, scen, p: int):
+    """GOLD-016: 2 gold buy 1 card (several at once, any mix the bank holds); GOLD-018: any 3 cards of the
+    hand buy 1 gold (a multiple of 3 at once). Never both directions in one trade."""
+    hand = state.players[p].resources
+    k = coins(state, p) // SELL_RATE
+    bank = {r: min(state.bank.get(r, 0), k) for r in RESOURCES}
+    if k and sum(bank.values()):
+        yield ({"direction": "buy", "rate": SELL_RATE, "give": {"at_most": {"gold": SELL_RATE * k}},
+                "get": {"at_least": 1, "total_at_most": k, "at_most": bank}},
+               Action("gold_trade", p, {"give": {"gold": SELL_RATE},
+                                        "get": {next(r for r in RESOURCES if bank[r]): 1}}))
+    m = sum(hand.values()) // BUY_RATE
+    if m:
+        yield ({"direction": "sell", "rate": BUY_RATE, "get": {"at_most": {"gold": m}},
+                "give": {"at_least": BUY_RATE, "total_at_most": BUY_RATE * m, "multiple_of": BUY_RATE,
+                         "at_most": {r: min(hand.get(r, 0), BUY_RATE * m) for r in RESOURCES}}},
+               Action("gold_trade", p, {"give": _greedy(BUY_RATE, hand), "get": {"gold": 1}}))
+
+
+def gold_trade_admits(spec: dict, action: Action) -> bool:
+    from ...legal import cards_in_range
+    give = {r: n for r, n in action.get("give").items() if n}
+    get = {r: n for r, n in action.get("get").items() if n}
+    if spec["direction"] == "buy":
+        return cards_in_range(get, spec["get"]) and give == {"gold": spec["rate"] * sum(get.values())}
+    return cards_in_range(give, spec["give"]) and get == {"gold": sum(give.values()) // spec["rate"]}
+
+
+def gold_trade_sample(spec: dict, rng) -> Action:
+    from ...legal import draw_cards
+    t, p = spec["type"], spec["player"]
+    if spec["direction"] == "buy":
+        get = draw_cards(rng, 1 + rng.below(spec["get"]["total_at_most"]), spec["get"]["at_most"])
+        return Action(t, p, {"give": {"gold": spec["rate"] * sum(get.values())}, "get": get})
+    lots = spec["give"]["total_at_most"] // spec["rate"]
+    give = draw_cards(rng, spec["rate"] * (1 + rng.below(lots)), spec["give"]["at_most"])
+    return Action(t, p, {"give": give, "get": {"gold": sum(give.values()) // spec["rate"]}})

@@ -23,16 +23,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from ..geometry import Node, node_hexes
-from ..lanes import closed_ships, is_foremost
-from ..mapgraph import MapGraph
-from ..memo import bounded_put
-from ..state import State
-from ..svp import award_svp, remove_svp
-from ._sc_common import as_node
+from ...geometry import Node, node_hexes
+from ...lanes import closed_ships, is_foremost
+from ...mapgraph import MapGraph
+from ...memo import bounded_put
+from ...state import State
+from ...svp import award_svp, remove_svp
+from ...scenarios._sc_common import as_node
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..core import Ctx
+    from ...core import Ctx
 
 MAX_PATHS = 50_000      # a guard on the path search (15 roads + 15 ships per player keep it far below)
 

@@ -1,0 +1,167 @@
+"""The published contract, ``openapi.yaml``, generated from the rule modules' declarations.
+
+``openapi.template.yaml`` (beside this file; a tool of the repository, not part of the running service) holds what no module declares: the paths, the problem
+responses, the state's frame, the verdict. This module adds what the modules declare: every action type
+with its fields (``ActionSpec``, ``ACTION_FIELDS``), the keys of ``scenario_state`` (``STATE``), the
+player values (``PLAYER``), the derived values (``DERIVED``) and the events (``EVENTS``), each saying in
+which scenarios it has a meaning. ``bin/contract`` writes the result to ``openapi.yaml``;
+``tests/test_contract.py`` fails when the committed file differs from what this module generates.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from service.engine import spec as T
+from service.engine.scenarios import SCENARIOS
+
+HERE = Path(__file__).resolve().parent
+TEMPLATE = HERE / "openapi.template.yaml"
+ROOT = HERE.parent
+
+
+def schema_name(type_: str) -> str:
+    return "".join(w.title() for w in type_.split("_"))
+
+
+def _where(ids: list[str]) -> str:
+    all_ids = sorted(SCENARIOS)
+    return "every scenario" if sorted(ids) == all_ids else "scenarios " + ", ".join(ids)
+
+
+def _field(f: T.F, where: str = "") -> dict[str, Any]:
+    s = f.type.openapi()
+    if f.nullable or not f.required:      # an optional field given as null is as if left out
+        s = {"anyOf": [s, {"type": "null"}]}
+    doc = " ".join(x for x in (f.doc, where) if x)
+    if doc:
+        s = {**s, "description": doc} if "$ref" not in s else {"allOf": [s], "description": doc}
+    if not f.required and f.default is not None:
+        s["default"] = f.default
+    return s
+
+
+def _users(get) -> dict[str, dict[str, Any]]:
+    """``{key: {"field": F, "ids": [scenario ids]}}`` over every scenario's composition."""
+    out: dict[str, dict[str, Any]] = {}
+    for sid in sorted(SCENARIOS):
+        for k, f in get(SCENARIOS[sid].composition).items():
+            e = out.setdefault(k, {"field": f, "ids": []})
+            e["ids"].append(sid)
+    return out
+
+
+def _actions(schemas: dict[str, Any]) -> None:
+    users: dict[str, list[str]] = {}
+    fields: dict[str, dict[str, dict[str, Any]]] = {}
+    docs: dict[str, str] = {}
+    for sid in sorted(SCENARIOS):
+        for t, spec in SCENARIOS[sid].composition.actions.items():
+            users.setdefault(t, []).append(sid)
+            docs.setdefault(t, spec.doc)
+            for k, f in spec.fields.items():
+                e = fields.setdefault(t, {}).setdefault(k, {"field": f, "ids": []})
+                e["ids"].append(sid)
+    types = sorted(users)
+    for t in types:
+        props: dict[str, Any] = {"type": {"type": "string", "enum": [t]},
+                                 "player": {"$ref": "#/components/schemas/Player"}}
+        required = ["type", "player"]
+        for k, e in sorted(fields.get(t, {}).items()):
+            f = e["field"]
+            note = "" if sorted(e["ids"]) == sorted(users[t]) else f"(In {_where(e['ids'])}.)"
+            props[k] = _field(f, note)
+            if f.required:
+                required.append(k)
+        schemas[schema_name(t)] = {
+            "description": f"{docs[t]} In {_where(users[t])}.".strip(),
+            "type": "object", "required": required, "additionalProperties": False, "properties": props,
+        }
+    schemas["Action"] = {
+        "description": "A proposed action. `type` says which (each scenario has the types its rule modules declare: "
+                       "`GET /v1/scenarios/{id}`); `player` is who takes it.",
+        "oneOf": [{"$ref": f"#/components/schemas/{schema_name(t)}"} for t in types],
+        "discriminator": {"propertyName": "type",
+                          "mapping": {t: f"#/components/schemas/{schema_name(t)}" for t in types}},
+    }
+
+
+def _object(name: str, doc: str, users: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    return {"description": doc, "type": "object", "additionalProperties": False,
+            "properties": {k: _field(e["field"], f"(In {_where(e['ids'])}.)") for k, e in sorted(users.items())}}
+
+
+def _events(schemas: dict[str, Any]) -> None:
+    users: dict[str, dict[str, Any]] = {}
+    for sid in sorted(SCENARIOS):
+        for t, e in SCENARIOS[sid].composition.events.items():
+            users.setdefault(t, {"spec": e, "ids": []})["ids"].append(sid)
+    names = []
+    for t, u in sorted(users.items()):
+        e = u["spec"]
+        name = "Event" + schema_name(t)
+        names.append((t, name))
+        props = {"type": {"type": "string", "enum": [t]},
+                 **{k: _field(f) for k, f in e.fields.items()}}
+        schemas[name] = {"description": f"{e.doc} In {_where(u['ids'])}.".strip(), "type": "object",
+                         "required": ["type"] + [k for k, f in e.fields.items() if f.required],
+                         "additionalProperties": False, "properties": props}
+    base = schemas.get("Event", {})
+    schemas["Event"] = {
+        "description": base.get("description", "Something that happened, in order.").split("Types include")[0].strip()
+        + " Each type is declared by the rule module that emits it.",
+        "oneOf": [{"$ref": f"#/components/schemas/{n}"} for _, n in names],
+        "discriminator": {"propertyName": "type", "mapping": {t: f"#/components/schemas/{n}" for t, n in names}},
+    }
+
+
+_OBJECTS = {"": "State", "players": "PlayerState", "setup": "Setup", "turn_flags": "TurnFlags", "rng": "Rng",
+            "awards": "Awards", "board": "Board"}
+
+
+def _null_as_absent(schemas: dict[str, Any]) -> None:
+    """The state's optional fields that take no null of their own take null as "left out" (``service.NULL_ABSENT``)."""
+    from service.api.service import NULL_ABSENT
+    for key, name in _OBJECTS.items():
+        props = schemas[name]["properties"]
+        for k in sorted(NULL_ABSENT[key]):
+            p = props[k]
+            if not any(b.get("type") == "null" for b in p.get("anyOf", []) + p.get("oneOf", [])):
+                doc = p.pop("description", None)
+                props[k] = {"anyOf": [p, {"type": "null"}],
+                            "description": ((doc + " ") if doc else "") + "Null: as if left out."}
+
+
+def build() -> dict[str, Any]:
+    """The OpenAPI document: the template with every module's declarations composed in."""
+    import yaml
+    doc = yaml.safe_load(TEMPLATE.read_text(encoding="utf-8"))
+    schemas = doc["components"]["schemas"]
+    _null_as_absent(schemas)
+    _actions(schemas)
+    schemas["ScenarioState"] = _object(
+        "ScenarioState", "Data the scenario's rule modules keep, by key (each key in the scenarios whose modules "
+        "declare it; any other key is a 422 naming it).", _users(lambda c: c.state.fields))
+    player = _users(lambda c: c.player.fields)
+    for k, e in sorted(player.items()):
+        schemas["PlayerState"]["properties"][k] = _field(e["field"], f"(In {_where(e['ids'])}.)")
+    derived = _users(lambda c: c.derived.fields)
+    for k, e in sorted(derived.items()):
+        schemas["Derived"]["properties"].setdefault(k, _field(e["field"], f"(In {_where(e['ids'])}.)"))
+    _events(schemas)
+    return doc
+
+
+def render(doc: dict[str, Any]) -> str:
+    import yaml
+    head = ("# Generated by bin/contract from contract/openapi.template.yaml and the rule modules'\n"
+            "# declarations (contract/generate.py). Edit those, not this file.\n")
+    return head + yaml.safe_dump(doc, sort_keys=False, width=110, allow_unicode=True, default_flow_style=None)
+
+
+def main() -> None:
+    (ROOT / "openapi.yaml").write_text(render(build()), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
