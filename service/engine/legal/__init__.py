@@ -1,0 +1,233 @@
+"""Every legal action of a position: candidates per action type, filtered through the referee's checks.
+
+For each action type a generator proposes candidates (a superset of what could be legal: every empty
+edge for a road, every hex and victim for the robber...), and each candidate is kept only if
+:func:`service.engine.referee.check_action` finds no violation, the very function ``adjudicate`` runs.
+So a listed action is legal by construction, and a legal action missing from the list means a
+generator proposed too little (the property test in ``tests/test_legal_property.py`` looks for that).
+Where the engine's own handler judges a type, a prefilter proposes only the candidates that meet
+necessary conditions of that handler's check; when the scenario adds no check of its own, the prefilters
+that state the whole check list their candidates without judging them again (``tests/test_legal_fast.py``
+holds that list to the one that judges every candidate).
+
+Some choices are too many to list and are described as *ranges* instead, each with one concrete
+example that was checked: discarding (any cards of the hand adding up to the count owed), Year of Plenty
+and gold-field picks (any cards of the bank adding up to the count), domestic trades (any cards, and any
+currency a module declares, of one hand for any of the other's, at least one each way, no kind on both
+sides), and a module's own ranged types by its ``RangeKind`` (GOLD's trades with the bank).
+
+Listing conventions: parameters that report a chance outcome (dice, a drawn or stolen card, what an
+unexplored space turned out to be) are listed at their default, left to the seeded generator; GOLD's
+``sail_ship`` is listed once per reachable space and extension choice, with one shortest path (any
+other path within the allowance ending there is legal too).
+
+A module's own action types come from their ``ActionSpec``'s ``candidates`` (and the hook
+``legal_candidates``); its ranged types from their ``RangeKind``. The package is split by job: ``common``
+(the list, who acts, JSON form), ``candidates`` (every action of a type that could be legal),
+``prefilters`` (only those meeting necessary conditions of the engine's own checks), ``ranges`` (choices
+given as counts of cards), and here the plan per position and the list itself.
+
+>>> from service.engine.scenarios import get_scenario
+>>> from service.engine.mapgraph import MapGraph
+>>> scen = get_scenario("base")
+>>> state = scen.new_game(3, seed=7)
+>>> la = legal_actions(state, MapGraph.build(state.terrain_map()), scen)
+>>> la.player, sorted(la.actions), len(la.actions["build_settlement"])
+(0, ['build_settlement'], 54)
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional
+
+from ..bank import COSTS
+from ..core import Action, Ctx
+from ..mapgraph import MapGraph
+from ..referee import HANDLERS, check_action
+from ..state import State
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..scenarios.base import Scenario
+
+from .candidates import CANDIDATES, candidates  # noqa: F401
+from .common import (RANGE_TYPES, LegalActions, action_json, handler_for, is_legal, players_to_act,  # noqa: F401
+                     violations_of)
+from .prefilters import PREFILTERS, _domestic_ranges, _pays, _Pos, _strict_phases_closed  # noqa: F401
+from .ranges import (_range_specs, cards_in_range, draw_cards, random_action, range_admits,  # noqa: F401
+                     sample_range, _greedy)
+
+# -- whole types ruled out at once ------------------------------------------------------------------------
+#
+# A part of the engine's own check for a type that reads no parameter of the action (no such card playable
+# this turn, ``dev.may_play``; no piece left, ``placement.supply_left``; the cost not in hand after set-up,
+# ``bank.cannot_pay``): when it fails every candidate of the type fails it too, and trying them one by one
+# would only find the same violation each time. Only for the engine's handlers (a scenario's replacement
+# may rule differently); ``_entry`` records what to read, the loop in ``_legal_actions`` reads it.
+
+_DEV_CARD = {"play_knight": "knight", "play_road_building": "road_building",
+             "play_year_of_plenty": "year_of_plenty", "play_monopoly": "monopoly"}
+_PIECE = {"build_road": ("roads", "road"), "build_settlement": ("settlements", "settlement"),
+          "build_ship": ("ships", "ship"), "build_city": ("cities", "city")}
+
+
+def _gate_open(state: State, h, player: int) -> bool:
+    """``not referee.gate(...)``: the gate reads only the phase, the handler and the actor."""
+    phase = state.phase
+    if phase == "game_over" or phase not in h.phases:
+        return False
+    return h.actor != "current" or player == state.current_player
+
+
+def _range_exact(t: str, state: State, scenario: "Scenario") -> bool:
+    """Whether the example of a range of ``t`` (``_range_specs``) is legal without judging it, for the
+    engine's handler and a scenario adding no check: Year of Plenty's example takes what the bank holds
+    (the card itself: the type's block); a domestic trade's gives one card held for one the partner
+    holds, of another kind, accepted (strict phases aside)."""
+    if t == "play_year_of_plenty":
+        return True
+    if t == "domestic_trade":
+        return not scenario.composition.currencies and not _strict_phases_closed(state)
+    return False
+
+
+_SORTED_TYPES: dict[frozenset, list[str]] = {}
+
+
+def _sorted_types(types: frozenset) -> list[str]:
+    out = _SORTED_TYPES.get(types)
+    if out is None:
+        if len(_SORTED_TYPES) > 64:
+            _SORTED_TYPES.clear()
+        out = _SORTED_TYPES[types] = sorted(types)
+    return out
+
+
+# -- the list ----------------------------------------------------------------------------------------
+
+def legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: Optional[int] = None) -> LegalActions:
+    """Every legal action of ``player`` (default: the first of :func:`players_to_act`)."""
+    return _legal_actions(state, graph, scenario, player, True)
+
+
+def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: Optional[int],
+                   prefilter: bool) -> LegalActions:
+    """The list; with ``prefilter`` off every candidate of the full generators is judged (the reference
+    the prefiltered list is tested against)."""
+    to_act = players_to_act(state)
+    if player is None:
+        player = to_act[0] if to_act else state.current_player
+    out = LegalActions(player, to_act)
+    extra: dict[str, list[Action]] = {}
+    for a in scenario.legal_candidates(state, graph, player):
+        extra.setdefault(a.type, []).append(a)
+    for fn in scenario.composition.candidates:      # the candidates a module's ActionSpec declares
+        for a in fn(state, graph, scenario, player):
+            extra.setdefault(a.type, []).append(a)
+    plain = "check" not in scenario.composition.hooks and not scenario.composition.checks
+    pos: Optional[_Pos] = None
+    pl = state.players[player]
+    main = state.phase == "main"
+    for t, h, replaced, block, ranged, pf in _plan(scenario, state, player):
+        own = replaced is None and t not in extra
+        # the type's block: a part of the engine's own check that reads no parameter fails
+        if block is not None and replaced is None and (ranged is False or (prefilter and own)):
+            if block.__class__ is str:                          # ``dev.may_play``
+                if state.flags.dev_card_played or pl.dev_cards.get(block, 0) <= 0:
+                    continue
+            else:
+                supply, cost = block                            # ``placement.supply_left``, ``bank.cannot_pay``
+                if pl.supply.get(supply, 0) <= 0 or (main and not _pays(pl.resources, cost)):
+                    continue
+        if ranged:
+            exact = prefilter and own and plain and _range_exact(t, state, scenario)
+            if exact and t == "domestic_trade":
+                specs = _domestic_ranges(state, player)
+                if specs:
+                    out.ranges[t] = specs
+                continue
+            for spec, example in _range_specs(t, state, graph, scenario, player):
+                if exact or is_legal(state, example, graph, scenario):
+                    # a domestic trade's example holds no default (None) and no coordinate: its JSON form
+                    # is its parameters as they are (the example itself is not kept)
+                    ex = ({"type": t, "player": example.player, **example.params} if t == "domestic_trade"
+                          else action_json(example))
+                    out.ranges.setdefault(t, []).append({"type": t, "player": player, **spec, "example": ex})
+            continue
+        if pf is not None and prefilter and own:
+            fn, exact, needs_pos = pf
+            if needs_pos and pos is None:
+                pos = _Pos(state, graph, player)
+            cands = fn(state, graph, scenario, player, pos)
+            if not (exact and plain):
+                cands = [a for a in cands if not check_action(Ctx(state, a, graph, scenario), h)]
+            if cands:
+                out.actions[t] = cands
+            continue
+        found: list[Action] = []
+        seen: set[str] = set()
+        skip_from: set = set()
+        gen = CANDIDATES.get(t)
+        cands = list(gen(state, graph, scenario, player)) if gen else []
+        dedupe = t in extra          # the generators yield no duplicates; a scenario's extras may repeat them
+        cands += extra.get(t, [])
+        for a in cands:
+            if t == "move_ship" and a.get("from") in skip_from:
+                continue
+            if dedupe:
+                key = repr(sorted(action_json(a).items()))
+                if key in seen:
+                    continue
+                seen.add(key)
+            v = check_action(Ctx(state, a, graph, scenario), h)
+            if not v:
+                found.append(a)
+            elif t == "move_ship" and v[0].path == "/action/from":
+                skip_from.add(a.get("from"))       # the ship itself may not move: no destination helps
+        if found:
+            out.actions[t] = found
+    return out
+
+
+_RANGE_SET = frozenset(RANGE_TYPES)
+_PLANS: dict[tuple, list] = {}
+
+
+def _entry(t: str, h, replaced, ranged: Optional[bool] = None) -> tuple:
+    """(type, handler, the scenario's replacement or None, what the type's block reads (a card name, or
+    the supply kind and the cost; only for the engine's own handler), whether it is a range type, its
+    prefilter)."""
+    block: Any = None
+    if h is HANDLERS.get(t):
+        if t in _DEV_CARD:
+            block = _DEV_CARD[t]
+        elif t in _PIECE:
+            block = (_PIECE[t][0], COSTS[_PIECE[t][1]])
+    return t, h, replaced, block, (t in _RANGE_SET) if ranged is None else ranged, PREFILTERS.get(t)
+
+
+def _plan(scenario: "Scenario", state: State, player: int) -> list[tuple]:
+    """``_entry`` for each type of the scenario, in name order, whose gate is open (``referee.gate``
+    reads only the phase, the handler and the actor). Kept between calls for scenarios that replace no
+    handler (then it depends on the types, the phase and whether ``player`` is the current player alone)."""
+    types = scenario.action_types()
+    if not scenario.composition.own_handlers:
+        key = (types, state.phase, player == state.current_player)
+        plan = _PLANS.get(key)
+        if plan is None:
+            if len(_PLANS) > 256:
+                _PLANS.clear()
+            plan = _PLANS[key] = [_entry(t, HANDLERS[t], None) for t in _sorted_types(types)
+                                  if t in HANDLERS and _gate_open(state, HANDLERS[t], player)]
+        return plan
+    plan = []
+    actions = scenario.composition.actions
+    for t in _sorted_types(types):
+        replaced = scenario.handler(t)
+        h = replaced or HANDLERS.get(t)
+        if h is not None and _gate_open(state, h, player):
+            plan.append(_entry(t, h, replaced, actions[t].ranged))
+    return plan
+
+
+__all__ = ["LegalActions", "legal_actions", "_legal_actions", "violations_of", "is_legal", "players_to_act",
+           "action_json", "handler_for", "range_admits", "sample_range", "random_action", "cards_in_range",
+           "draw_cards", "_greedy", "_range_specs", "RANGE_TYPES", "CANDIDATES", "candidates", "PREFILTERS"]

@@ -1,0 +1,165 @@
+"""Choices given as ranges (counts of cards) with a checked example, and drawing from them."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable, Optional
+
+from ..core import Action
+from ..module import RANGE_KINDS
+from ..mapgraph import RESOURCES, MapGraph
+from ..rng import Rng
+from ..state import State
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..scenarios.base import Scenario
+
+from .common import LegalActions
+
+# -- ranges --------------------------------------------------------------------------------------------
+
+def _greedy(total: int, at_most: dict[str, int]) -> dict[str, int]:
+    out = {r: 0 for r in RESOURCES}
+    left = total
+    for r in RESOURCES:
+        k = min(left, at_most.get(r, 0))
+        out[r] = k
+        left -= k
+    return out
+
+
+def _cards_range(total: int, at_most: dict[str, int]) -> dict[str, Any]:
+    return {"total": total, "at_most": {r: min(at_most.get(r, 0), total) for r in RESOURCES}}
+
+
+def _range_specs(type_: str, state: State, graph: MapGraph, scen: "Scenario", p: int) -> Iterable[tuple[dict, Action]]:
+    """(range spec, one concrete action inside it) for each range of ``type_``."""
+    own = scen.composition.actions[type_].ranges
+    if own is not None:                      # a module's ranged type
+        yield from own.specs(state, graph, scen, p)
+        return
+    hand = state.players[p].resources
+    if type_ == "discard":
+        owed = state.pending_discards.get(p)
+        if owed is not None:
+            yield {"resources": _cards_range(owed, hand)}, Action("discard", p, {"resources": _greedy(owed, hand)})
+    elif type_ == "play_year_of_plenty":
+        total = min(2, sum(state.bank.values()))
+        yield ({"resources": _cards_range(total, state.bank)},
+               Action(type_, p, {"resources": _greedy(total, state.bank)}))
+    elif type_ == "choose_gold":
+        owed = state.pending_gold.get(p)
+        if owed is not None:
+            total = min(owed, sum(state.bank.values()))
+            yield ({"resources": _cards_range(total, state.bank)},
+                   Action(type_, p, {"resources": _greedy(total, state.bank)}))
+    elif type_ == "domestic_trade":
+        partners = [q for q in range(state.num_players) if q != p] if p == state.current_player \
+            else [state.current_player]
+        # the hand (and any currency a module declares) on each side; at most the (first kind held, first
+        # other kind the partner holds) as the example
+        players = state.players
+        currencies = scen.composition.currencies
+        kinds = RESOURCES + currencies
+        mine = {r: hand.get(r, 0) for r in RESOURCES}
+        for c in currencies:
+            mine[c] = players[p].extra.get(c, 0)
+        held = [r for r in kinds if mine[r] > 0]
+        if not held:
+            return
+        for q in partners:
+            other = players[q]
+            res = other.resources
+            theirs = {r: res.get(r, 0) for r in RESOURCES}
+            for c in currencies:
+                theirs[c] = other.extra.get(c, 0)
+            pair = None
+            for a in held:
+                for b in kinds:
+                    if b != a and theirs[b] > 0:
+                        pair = a, b
+                        break
+                if pair is not None:
+                    break
+            if pair is None:
+                continue
+            a, b = pair
+            spec = {"partner": q, "accepted": True,
+                    "give": {"at_least": 1, "at_most": mine},
+                    "get": {"at_least": 1, "at_most": theirs},
+                    "no_type_on_both_sides": True}
+            ex = Action(type_, p, {"partner": q, "give": {a: 1}, "get": {b: 1}, "accepted": True})
+            yield spec, ex
+
+
+def cards_in_range(cards: dict[str, int], rng: dict[str, Any]) -> bool:
+    """Whether counts of cards lie inside one side of a range spec (``at_most``, ``total``...)."""
+    cards = {r: n for r, n in cards.items() if n}
+    if any(r not in rng["at_most"] or n > rng["at_most"].get(r, 0) for r, n in cards.items()):
+        return False
+    total = sum(cards.values())
+    if "total" in rng:
+        return total == rng["total"]
+    if total > rng.get("total_at_most", total) or total % rng.get("multiple_of", 1):
+        return False
+    return total >= rng.get("at_least", 0)
+
+
+def draw_cards(rng: Rng, total: int, at_most: dict[str, int]) -> dict[str, int]:
+    """``total`` cards drawn at random within ``at_most`` (for sampling a range)."""
+    pool = [r for r in at_most for _ in range(at_most.get(r, 0))]
+    out = {r: 0 for r in at_most}
+    for r in rng.shuffle(pool)[:total]:
+        out[r] += 1
+    return out
+
+
+def range_admits(type_: str, spec: dict[str, Any], action: Action) -> bool:
+    """Whether a concrete action lies inside a range spec (the property test samples both ways)."""
+    cards_ok = cards_in_range
+    if action.type != type_:
+        return False
+    kind = RANGE_KINDS.get(type_)
+    if kind is not None:
+        return kind.admits(spec, action)
+    if type_ == "domestic_trade":
+        give = {r: n for r, n in action.get("give").items() if n}
+        get = {r: n for r, n in action.get("get").items() if n}
+        return (action.get("partner") == spec["partner"] and bool(action.get("accepted"))
+                and cards_ok(give, spec["give"]) and cards_ok(get, spec["get"]) and not set(give) & set(get))
+    return cards_ok(action.get("resources"), spec["resources"])
+
+
+def sample_range(spec: dict[str, Any], rng: Rng) -> Action:
+    """One concrete action inside a range, drawn with ``rng`` (for random play and tests)."""
+    t, p = spec["type"], spec["player"]
+
+    def draw(total: int, at_most: dict[str, int]) -> dict[str, int]:
+        return draw_cards(rng, total, at_most)
+
+    kind = RANGE_KINDS.get(t)
+    if kind is not None:
+        return kind.sample(spec, rng)
+    if t != "domestic_trade":
+        return Action(t, p, {"resources": draw(spec["resources"]["total"], spec["resources"]["at_most"])})
+    mine, theirs = spec["give"]["at_most"], spec["get"]["at_most"]
+    give = draw(1 + rng.below(min(3, sum(mine.values()))), mine)
+    left = {r: (0 if give[r] else n) for r, n in theirs.items()}
+    if not sum(left.values()):
+        return Action(t, p, {k: v for k, v in spec["example"].items() if k not in ("type", "player")})
+    get = draw(1 + rng.below(min(3, sum(left.values()))), left)
+    return Action(t, p, {"partner": spec["partner"], "give": give, "get": get, "accepted": True})
+
+
+def random_action(la: LegalActions, rng: Rng) -> Optional[Action]:
+    """A legal action picked at random: a type first (uniformly), then one of its actions or ranges."""
+    types = sorted(set(la.actions) | set(la.ranges))
+    if not types:
+        return None
+    t = types[rng.below(len(types))]
+    if t in la.actions:
+        acts = la.actions[t]
+        return acts[rng.below(len(acts))]
+    specs = la.ranges[t]
+    return sample_range(specs[rng.below(len(specs))], rng)
+
+
+
