@@ -10,6 +10,7 @@ PROMETHEUS_MULTIPROC_DIR, when set, turns on prometheus_client's multiprocess mo
 every worker: the directory is emptied when gunicorn starts and a worker's files are marked dead when it
 exits.
 """
+import json
 import os
 import shutil
 
@@ -34,6 +35,33 @@ limit_request_line = 8190
 limit_request_fields = 100
 
 _MULTIPROC = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+
+
+# Errors gunicorn answers itself, before the app sees a request (a malformed request line or header, a
+# bad chunk size, "Content-Length: -1"), as application/problem+json like the app's own: gunicorn writes
+# them with ``gunicorn.util.write_error``, which is replaced here (same arguments, same socket write).
+# Behind the proxy (bin/start-with-proxy) nginx refuses most such requests first, in the same form.
+_PROBLEM_KINDS = {400: "malformed-request", 403: "forbidden", 414: "uri-too-long", 417: "expectation-failed",
+                  431: "header-too-large", 500: "internal", 501: "not-implemented"}
+
+
+def write_problem(sock, status_int, reason, mesg):
+    from gunicorn import util
+    body = json.dumps({
+        "type": "https://seafarers-referee.example/problems/" + _PROBLEM_KINDS.get(int(status_int), "error"),
+        "title": str(reason), "status": int(status_int),
+        "detail": f"{str(mesg)[:500] or reason} (refused by the HTTP server)"}).encode()
+    head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
+            f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n").encode("latin-1")
+    util.write_nonblock(sock, head + body)
+
+
+def _problem_errors():
+    from gunicorn import util
+    util.write_error = write_problem
+
+
+_problem_errors()
 
 
 def on_starting(server):  # noqa: ARG001  (gunicorn hook)

@@ -2,17 +2,25 @@
 
 The graph is derived from the board's hexes alone. Level 1 is keyed by the hex list itself (as a
 frozenset); Redis by its content hash (:func:`service.engine.mapgraph.board_key`, which carries the
-serialisation format version), computed only when level 1 misses. Entries
-are compact JSON (never pickle: a Redis shared with others is not trusted). Redis is optional and never
-on the critical path for correctness:
+serialisation format version), computed only when level 1 misses. Redis is optional and never on the
+critical path for correctness, and nothing read from it can change an answer:
 
-* every Redis call has a short socket timeout and no retries (``redis_from_url``);
-* any Redis error, timeout or unreadable entry falls back to computing the graph, so answers are
-  identical with Redis up, slow, down or absent;
+* **authenticated entries**: an entry is ``SGv1`` + HMAC-SHA256 + compact JSON, the MAC taken with a
+  secret key (``REDIS_HMAC_KEY``, or the file ``REDIS_HMAC_KEY_FILE`` names: a Kubernetes Secret) over
+  the entry's own Redis key and the JSON. An entry someone else wrote, damaged, or copied from another
+  key fails the check and is never decoded; one that passes is still checked for shape and for being the
+  graph of the requested board. Without a configured key each process makes up its own, so entries are
+  trusted only by the process that wrote them (a warning says so; set the key to share them);
+* **bounded reads**: an entry is read with ``GETRANGE 0 max`` (``REDIS_MAX_ENTRY_BYTES``, 1 MiB by
+  default, ~40x the largest map's graph), never whole: a longer value is refused after ``max + 1`` bytes;
+* **a total deadline per call**: ``REDIS_TIMEOUT`` (0.05 s) bounds each call from its first byte sent
+  to its last byte read (the socket's timeout is cut to the time left before every read), so a Redis
+  that drips an answer cannot hold a request longer than one timeout; there are no retries;
+* any Redis error, timeout or refused entry falls back to computing the graph, so answers are identical
+  with Redis up, slow, down, absent or hostile; a refused entry is overwritten by the computed graph;
+  level 1 only ever holds graphs that were computed here or passed every check;
 * a circuit breaker stops asking a Redis that keeps failing, and lets a single probe through after a
-  cool-down, so the service recovers by itself when Redis comes back;
-* an entry that does not decode, or decodes to a graph of another board, is ignored, recomputed and
-  overwritten.
+  cool-down, so the service recovers by itself when Redis comes back.
 
 >>> c = GraphCache()
 >>> g = c.get({(0, 0): "forest", (1, 0): "sea"})
@@ -21,8 +29,11 @@ on the critical path for correctness:
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import os
+import socket
 import threading
 import time
 from typing import Any, Callable, Hashable, Mapping, Optional
@@ -33,6 +44,11 @@ from .engine.mapgraph import MapGraph, board_key
 from .engine.memo import ByteLRU
 
 log = logging.getLogger("seafarers.cache")
+
+#: The first bytes of every entry: the entry format (``v1``: an HMAC-SHA256 of key and JSON, then the JSON).
+ENTRY_MAGIC = b"SGv1"
+MAC_BYTES = 32
+DEFAULT_MAX_ENTRY_BYTES = 1024 * 1024
 
 #: Counters kept by :class:`GraphCache` (also reported to listeners, see ``GraphCache.listeners``).
 STAT_NAMES = ("l1_hit", "l2_hit", "miss", "corrupt", "redis_error", "redis_skipped")
@@ -146,11 +162,19 @@ class GraphCache:
 
     def __init__(self, redis_client: Any = None, lru_size: int = 256, ttl: int = 86400,
                  breaker: Optional[CircuitBreaker] = None, prefix: str = "seafarers:",
-                 lru_bytes: int = 32 << 20) -> None:
+                 hmac_key: Optional[bytes] = None, max_entry_bytes: int = DEFAULT_MAX_ENTRY_BYTES,
+                 timeout: Optional[float] = None, lru_bytes: int = 32 << 20) -> None:
         self.lru = LRU(lru_size, lru_bytes)
         self.redis = redis_client
         self.ttl = int(ttl)
         self.prefix = prefix
+        if redis_client is not None and not hmac_key:
+            log.warning("no REDIS_HMAC_KEY: Redis entries are trusted only by the process that wrote them")
+            hmac_key = os.urandom(32)
+        self.hmac_key = hmac_key or b""
+        self.max_entry_bytes = max(1024, int(max_entry_bytes))
+        #: the total time one Redis call may take (None: only the client's own socket timeouts)
+        self.timeout = timeout
         self.breaker = breaker or CircuitBreaker()
         self.stats = {k: 0 for k in STAT_NAMES}
         self.stats_lock = threading.Lock()
@@ -174,8 +198,9 @@ class GraphCache:
         breaker = CircuitBreaker(int(_env(config, "REDIS_BREAKER_THRESHOLD", "3")),
                                  float(_env(config, "REDIS_BREAKER_COOLDOWN", "5")))
         return cls(client, int(_env(config, "GRAPH_CACHE_SIZE", "256")), int(_env(config, "REDIS_TTL", "86400")),
-                   breaker, _env(config, "REDIS_KEY_PREFIX", "seafarers:"),
-                   int(float(_env(config, "GRAPH_CACHE_MB", "32")) * (1 << 20)))
+                   breaker, _env(config, "REDIS_KEY_PREFIX", "seafarers:"), hmac_key=_hmac_key(config),
+                   max_entry_bytes=int(_env(config, "REDIS_MAX_ENTRY_BYTES", str(DEFAULT_MAX_ENTRY_BYTES))),
+                   timeout=timeout, lru_bytes=int(float(_env(config, "GRAPH_CACHE_MB", "32")) * (1 << 20)))
 
     # -- bookkeeping ----------------------------------------------------------------------------------
     def _count(self, k: str) -> None:
@@ -216,6 +241,34 @@ class GraphCache:
             self._redis_put(key, g)
         return g
 
+    # -- entries -------------------------------------------------------------------------------------------
+    def _mac(self, key: str, payload: bytes) -> bytes:
+        return hmac.new(self.hmac_key, key.encode() + b"\n" + payload, hashlib.sha256).digest()
+
+    def seal(self, key: str, g: MapGraph) -> bytes:
+        """The entry written at Redis key ``key`` (prefix included) for graph ``g``."""
+        payload = orjson.dumps(g.to_dict())
+        return ENTRY_MAGIC + self._mac(key, payload) + payload
+
+    def unseal(self, key: str, raw: bytes) -> dict:
+        """The JSON value of an entry read at ``key``; ``ValueError`` unless this service wrote it there."""
+        head = len(ENTRY_MAGIC) + MAC_BYTES
+        if not isinstance(raw, bytes) or len(raw) <= head or not raw.startswith(ENTRY_MAGIC):
+            raise ValueError("entry is not in this service's format")
+        if len(raw) > self.max_entry_bytes:
+            raise ValueError("entry is larger than the limit")
+        mac, payload = raw[len(ENTRY_MAGIC):head], raw[head:]
+        if not hmac.compare_digest(mac, self._mac(key, payload)):
+            raise ValueError("entry fails authentication (not written by this service at this key)")
+        return orjson.loads(payload)
+
+    def _call(self, f: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+        """One Redis call under the total deadline (see :func:`redis_deadline`)."""
+        if self.timeout is None:
+            return f(*args, **kw)
+        with redis_deadline(self.timeout):
+            return f(*args, **kw)
+
     def _redis_get(self, key: str, terrain: Mapping) -> tuple[Optional[MapGraph], bool]:
         """(graph or None, whether Redis may be written to)."""
         if self.redis is None:
@@ -223,21 +276,22 @@ class GraphCache:
         if not self.breaker.allow():
             self._count("redis_skipped")
             return None, False
-        try:
-            raw = self.redis.get(self.prefix + key)
-        except Exception as e:  # any Redis trouble: compute instead
+        full = self.prefix + key
+        try:   # at most max + 1 bytes: a longer value is never read whole
+            raw = self._call(self.redis.getrange, full, 0, self.max_entry_bytes)
+        except Exception as e:  # any Redis trouble (a value that is not a string too): compute instead
             self._redis_failed("get", e)
             return None, False
         self.breaker.success()
-        if raw is None:
+        if not raw:   # (GETRANGE answers "" for a missing key)
             return None, True
         try:
-            g = MapGraph.from_dict(orjson.loads(raw))
+            g = MapGraph.from_dict(self.unseal(full, raw))
             if g.terrain != dict(terrain):
                 raise ValueError("entry is the graph of another board")
         except Exception as e:
             self._count("corrupt")
-            log.warning("unreadable cache entry ignored: %s", e.__class__.__name__, extra={"cache_key": key})
+            log.warning("cache entry refused: %s", e, extra={"cache_key": key})
             return None, True
         return g, True
 
@@ -245,8 +299,9 @@ class GraphCache:
         if not self.breaker.allow():
             self._count("redis_skipped")
             return
+        full = self.prefix + key
         try:
-            self.redis.set(self.prefix + key, orjson.dumps(g.to_dict()), ex=self.ttl)
+            self._call(self.redis.set, full, self.seal(full, g), ex=self.ttl)
         except Exception as e:
             self._redis_failed("set", e)
             return
@@ -264,7 +319,7 @@ class GraphCache:
         if not self.breaker.allow():
             return "down"
         try:
-            self.redis.ping()
+            self._call(self.redis.ping)
         except Exception as e:
             self._redis_failed("ping", e)
             return "down"
@@ -278,12 +333,100 @@ class GraphCache:
                 "l1_max_bytes": self.lru.max_bytes, "circuit": self.breaker.state, **stats}
 
 
+def _hmac_key(config: Mapping[str, Any]) -> Optional[bytes]:
+    """The entries' secret: ``REDIS_HMAC_KEY`` (text), else the contents of ``REDIS_HMAC_KEY_FILE``."""
+    key = _env(config, "REDIS_HMAC_KEY", "")
+    if key:
+        return key.encode()
+    path = _env(config, "REDIS_HMAC_KEY_FILE", "")
+    if path:
+        try:
+            with open(path, "rb") as f:
+                return f.read().strip() or None
+        except OSError as e:
+            log.warning("REDIS_HMAC_KEY_FILE unreadable: %s", e.__class__.__name__)
+    return None
+
+
+# -- the total deadline of one Redis call ----------------------------------------------------------------
+_deadline = threading.local()
+
+
+class redis_deadline:
+    """``with redis_deadline(seconds):`` every socket operation of the Redis clients made by
+    :func:`redis_from_url` in this thread must end before ``seconds`` from now (a timeout otherwise)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def __enter__(self) -> None:
+        self.saved = getattr(_deadline, "at", None)
+        _deadline.at = time.monotonic() + self.seconds
+
+    def __exit__(self, *exc: Any) -> None:
+        _deadline.at = self.saved
+
+
+class DeadlineSocket:
+    """A socket whose reads and writes never outlast the thread's :class:`redis_deadline`: before each
+    one the timeout is cut to the time left (at once a ``socket.timeout`` when none is)."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self._sock = sock
+        self._timeout = sock.gettimeout()
+
+    def _arm(self) -> None:
+        at = getattr(_deadline, "at", None)
+        if at is None:
+            self._sock.settimeout(self._timeout)
+            return
+        left = at - time.monotonic()
+        if left <= 0:
+            raise socket.timeout("the Redis call's deadline has passed")
+        self._sock.settimeout(left if self._timeout is None else min(left, self._timeout))
+
+    def settimeout(self, t: Optional[float]) -> None:
+        self._timeout = t
+        self._sock.settimeout(t)
+
+    def gettimeout(self) -> Optional[float]:
+        return self._timeout
+
+    def recv(self, *a: Any) -> bytes:
+        self._arm()
+        return self._sock.recv(*a)
+
+    def recv_into(self, *a: Any) -> int:
+        self._arm()
+        return self._sock.recv_into(*a)
+
+    def send(self, *a: Any) -> int:
+        self._arm()
+        return self._sock.send(*a)
+
+    def sendall(self, *a: Any) -> None:
+        self._arm()
+        return self._sock.sendall(*a)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+
 def redis_from_url(url: str, timeout: float = 0.05):
-    """A redis-py client with short connect/read timeouts and no retries (its defaults retry 3 times)."""
+    """A redis-py client with short connect/read timeouts, no retries (its defaults retry 3 times), and
+    sockets that keep to the thread's :class:`redis_deadline`."""
     import redis
     from redis.backoff import NoBackoff
     from redis.retry import Retry
 
+    base = {"redis": redis.Connection, "rediss": redis.SSLConnection,
+            "unix": redis.UnixDomainSocketConnection}.get(url.partition("://")[0], redis.Connection)
+
+    class DeadlineConnection(base):   # type: ignore[misc, valid-type]
+        def _connect(self):
+            return DeadlineSocket(super()._connect())
+
+    kw: dict[str, Any] = {"connection_class": DeadlineConnection}
     return redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout,
                                 retry_on_timeout=False, retry=Retry(NoBackoff(), 0),
-                                health_check_interval=0, max_connections=64)
+                                health_check_interval=0, max_connections=64, **kw)

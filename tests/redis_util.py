@@ -129,6 +129,8 @@ class DelayProxy:
     def __init__(self, target_host: str, target_port: int, delay: float = 0.0) -> None:
         self.target = (target_host, target_port)
         self.delay = delay
+        #: when > 0, answers are passed on ``drip`` bytes at a time, ``drip_gap`` seconds apart
+        self.drip, self.drip_gap = 0, 0.0
         self.sock = socket.socket()
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
@@ -164,6 +166,11 @@ class DelayProxy:
                     break
                 if delayed and self.delay:
                     time.sleep(self.delay)
+                if delayed and self.drip:
+                    for i in range(0, len(data), self.drip):
+                        dst.sendall(data[i:i + self.drip])
+                        time.sleep(self.drip_gap)
+                    continue
                 dst.sendall(data)
         except OSError:
             pass

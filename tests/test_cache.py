@@ -19,7 +19,7 @@ class FailingRedis:
     def __init__(self, exc: Exception = ConnectionError("refused")) -> None:
         self.exc, self.calls = exc, 0
 
-    def get(self, key):
+    def getrange(self, key, start, end):
         self.calls += 1
         raise self.exc
 
@@ -37,9 +37,11 @@ class DictRedis:
 
     def __init__(self) -> None:
         self.data: dict[str, bytes] = {}
+        self.reads: list[str] = []
 
-    def get(self, key):
-        return self.data.get(key)
+    def getrange(self, key, start, end):
+        self.reads.append(key)
+        return self.data.get(key, b"")[start:end + 1]
 
     def set(self, key, value, ex=None):
         self.data[key] = value.encode() if isinstance(value, str) else value
@@ -106,7 +108,7 @@ def test_no_redis_counts_miss_then_l1_hits():
 
 def test_level_two_serves_a_graph_another_instance_computed():
     shared = DictRedis()
-    a, b = GraphCache(shared, prefix="p:"), GraphCache(shared, prefix="p:")
+    a, b = GraphCache(shared, prefix="p:", hmac_key=b"k"), GraphCache(shared, prefix="p:", hmac_key=b"k")
     ga = a.get(BOARD)
     assert list(shared.data) == ["p:" + board_key(BOARD)]
     gb = b.get(BOARD)
@@ -129,7 +131,43 @@ def test_a_bad_entry_is_ignored_recomputed_and_overwritten(raw):
     g = c.get(BOARD)
     assert same_graph(g, MapGraph.build(BOARD))
     assert c.stats["corrupt"] == 1 and c.stats["miss"] == 1 and c.stats["redis_error"] == 0
-    assert same_graph(MapGraph.from_dict(json.loads(r.data[key])), g)
+    assert same_graph(MapGraph.from_dict(c.unseal(key, r.data[key])), g)
+
+
+def land_as_sea(board):
+    """The graph of ``board`` with every land edge turned to sea: well formed, and wrong."""
+    d = MapGraph.build(board).to_dict()
+    d["edge_kind"] = ["sea" if k == "land" else k for k in d["edge_kind"]]
+    return d
+
+
+def test_an_entry_not_signed_with_the_key_is_refused_even_when_well_formed():
+    r, key = DictRedis(), "p:" + board_key(BOARD)
+    forger = GraphCache(r, prefix="p:", hmac_key=b"not the key")
+    r.data[key] = forger.seal(key, MapGraph.from_dict(land_as_sea(BOARD)))
+    c = GraphCache(r, prefix="p:", hmac_key=b"the key")
+    assert same_graph(c.get(BOARD), MapGraph.build(BOARD))
+    assert c.stats["corrupt"] == 1 and c.stats["l2_hit"] == 0
+    assert same_graph(c.lru.get(frozenset(BOARD.items())), MapGraph.build(BOARD))   # level 1 kept the good one
+
+
+def test_an_entry_moved_from_another_key_is_refused():
+    r = DictRedis()
+    c = GraphCache(r, prefix="p:", hmac_key=b"k")
+    c.get(OTHER)
+    other_key, key = "p:" + board_key(OTHER), "p:" + board_key(BOARD)
+    r.data[key] = r.data[other_key]     # a genuine entry, at the wrong key
+    fresh = GraphCache(r, prefix="p:", hmac_key=b"k")
+    assert same_graph(fresh.get(BOARD), MapGraph.build(BOARD)) and fresh.stats["corrupt"] == 1
+
+
+def test_an_oversized_entry_is_never_read_whole():
+    r, key = DictRedis(), "p:" + board_key(BOARD)
+    r.data[key] = b"SGv1" + b"x" * 5_000_000
+    c = GraphCache(r, prefix="p:", hmac_key=b"k", max_entry_bytes=64 * 1024)
+    assert same_graph(c.get(BOARD), MapGraph.build(BOARD))
+    assert c.stats["corrupt"] == 1 and r.reads == [key]
+    assert len(r.data[key]) < 64 * 1024   # overwritten by the computed graph
 
 
 def test_a_failing_redis_opens_the_breaker_and_stops_being_called():

@@ -103,13 +103,19 @@ def test_dockerfile_is_multi_stage_slim_non_root_with_healthcheck_and_gunicorn()
     hc = instr("HEALTHCHECK")[-1]
     assert "/healthz" in hc and "CMD" in hc
     cmd = json.loads(instr("CMD")[-1])
-    assert cmd[:3] == ["gunicorn", "-c", "gunicorn.conf.py"] and cmd[3] == "service.api:create_app()"
+    assert cmd == ["/app/bin/start-with-proxy"]   # nginx in front of gunicorn
+    script = (ROOT / "bin" / "start-with-proxy").read_text()
+    assert '-c gunicorn.conf.py "service.api:create_app()"' in script and "nginx" in script
+    assert any("nginx" in r for r in instr("RUN"))
+    copied = " ".join(instr("COPY"))
+    assert "bin/start-with-proxy" in copied and "deploy" in copied
 
 
 def test_probes_are_routes_of_the_app_on_the_exposed_port():
     routes = {r.rule for r in create_app({"TESTING": True, "REDIS_URL": None}).url_map.iter_rules()}
     port = int(instr("EXPOSE")[-1].split("/")[0])
-    assert docker_env()["BIND"].endswith(f":{port}")
+    assert f"listen {port} default_server" in (ROOT / "deploy" / "nginx.conf.template").read_text()
+    assert 'LISTEN="${LISTEN:-' + str(port) + '}"' in (ROOT / "bin" / "start-with-proxy").read_text()
     ports = {p["name"]: p["containerPort"] for p in CONTAINER["ports"]}
     assert ports == {"http": port}
     assert {"/healthz", "/readyz", "/metrics"} <= routes
@@ -119,7 +125,7 @@ def test_probes_are_routes_of_the_app_on_the_exposed_port():
         get = CONTAINER[probe]["httpGet"]
         assert get["path"] in routes and get["port"] in ("http", port)
     env = {e["name"]: e.get("value") for e in CONTAINER.get("env", [])}
-    assert env.get("BIND", docker_env()["BIND"]).endswith(f":{port}")
+    assert "BIND" not in env   # the start script binds gunicorn to its unix socket
     ann = POD["metadata"]["annotations"]
     assert ann["prometheus.io/path"] in routes and int(ann["prometheus.io/port"]) == port
 

@@ -24,8 +24,17 @@ BOUND = 0.6
 
 
 def make_app(url, prefix="test:none:", **extra):
-    return create_app({"TESTING": True, "REDIS_URL": url, "REDIS_KEY_PREFIX": prefix,
-                       "REDIS_TIMEOUT": 0.05, "REDIS_BREAKER_COOLDOWN": 0.2, **extra})
+    """An app on Redis ``url``. The deadline of a Redis call is 0.25 s (room for a loaded machine) unless a
+    test about slowness sets its own."""
+    return create_app({"TESTING": True, "REDIS_URL": url, "REDIS_KEY_PREFIX": prefix, "REDIS_HMAC_KEY": HMAC_KEY,
+                       "REDIS_TIMEOUT": 0.25, "REDIS_BREAKER_COOLDOWN": 0.2, **extra})
+
+
+HMAC_KEY = "a test key"
+
+
+def entry(app, key, raw):
+    return MapGraph.from_dict(app.extensions["graph_cache"].unseal(key, raw))
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +86,7 @@ def test_miss_stores_then_l1_hit(redis_url, key_prefix, bodies, expected):
     r = client(redis_url)
     for b in bodies[:2]:
         raw = r.get(key_prefix + board_key(terrain_of(b)))
-        assert raw is not None and MapGraph.from_dict(json.loads(raw)).terrain == terrain_of(b)
+        assert raw is not None and entry(app, key_prefix + board_key(terrain_of(b)), raw).terrain == terrain_of(b)
         assert 0 < r.ttl(key_prefix + board_key(terrain_of(b))) <= 86400
     assert post_all(app, bodies[:2]) == expected[:2]
     assert stats(app)["l1_hit"] == 2 and stats(app)["miss"] == 2 and stats(app)["redis_error"] == 0
@@ -99,7 +108,7 @@ def test_a_corrupted_entry_is_ignored_and_recomputed(redis_url, key_prefix, bodi
     app = make_app(redis_url, key_prefix)
     assert post_all(app, bodies[:1]) == expected[:1]
     assert stats(app)["corrupt"] == 1 and stats(app)["miss"] == 1
-    assert MapGraph.from_dict(json.loads(r.get(key))).terrain == terrain_of(bodies[0])  # overwritten
+    assert entry(app, key, r.get(key)).terrain == terrain_of(bodies[0])  # overwritten
     assert "seafarers_graph_cache_corrupt_entries_total 1.0" in app.test_client().get("/metrics").get_data(True)
 
 
@@ -137,7 +146,7 @@ def test_redis_stopped_mid_run_then_back(private_redis, bodies, expected):
 
 
 def test_slow_redis_costs_one_timeout_then_the_breaker_opens(slow_redis, key_prefix, bodies, expected):
-    app = make_app(slow_redis.url, key_prefix)
+    app = make_app(slow_redis.url, key_prefix, REDIS_TIMEOUT=0.05)
     t = time.perf_counter()
     assert post_all(app, bodies, bound=0.3) == expected
     total = time.perf_counter() - t
@@ -151,3 +160,77 @@ def test_slow_redis_costs_one_timeout_then_the_breaker_opens(slow_redis, key_pre
     fresh = adjudication_bodies(app, seeds=(21,))
     post_all(app, fresh)
     assert client(slow_redis.url).exists(key_prefix + board_key(terrain_of(fresh[0])))
+
+
+# -- entries that must not change an answer ------------------------------------------------------------
+
+
+def land_as_sea(terrain):
+    """The graph of ``terrain`` with every land edge turned to sea: well formed, and wrong (a set-up road
+    on land would be judged illegal, BASE-BUILD-1)."""
+    d = MapGraph.build(terrain).to_dict()
+    d["edge_kind"] = ["sea" if k == "land" else k for k in d["edge_kind"]]
+    return d
+
+
+def road_bodies(bodies):
+    """Set-up roads next to the first settlement: legal on the true graph, illegal on ``land_as_sea``."""
+    c = create_app({"TESTING": True, "REDIS_URL": None}).test_client()
+    out = []
+    for b in bodies:
+        v = c.post("/v1/adjudicate", json=b).json
+        assert v["legal"]
+        out.append({"state": v["state"], "action": {"type": "build_road", "player": 0, "edge": [0, 0, "NE"]}})
+    return out
+
+
+@pytest.mark.parametrize("how", ["unsigned", "signed with another key"])
+def test_a_well_formed_wrong_graph_never_changes_a_verdict(redis_url, key_prefix, bodies, how):
+    roads = road_bodies(bodies[:3])
+    want = create_app({"TESTING": True, "REDIS_URL": None}).test_client()
+    expected = [want.post("/v1/adjudicate", json=b).json for b in roads]
+    assert all(e["legal"] for e in expected)
+    r = client(redis_url)
+    forger = make_app(redis_url, key_prefix, REDIS_HMAC_KEY="a guessed key").extensions["graph_cache"]
+    for b in roads:
+        key = key_prefix + board_key(terrain_of(b))
+        bad = land_as_sea(terrain_of(b))
+        r.set(key, json.dumps(bad) if how == "unsigned" else forger.seal(key, MapGraph.from_dict(bad)))
+    app = make_app(redis_url, key_prefix)
+    assert post_all(app, roads) == expected
+    assert stats(app)["corrupt"] == 3 and stats(app)["l2_hit"] == 0
+    r.delete(*[key_prefix + board_key(terrain_of(b)) for b in roads])   # (FLUSHALL for these keys)
+    assert post_all(app, roads) == expected and stats(app)["l1_hit"] == 3   # level 1 kept only good graphs
+
+
+def test_an_entry_copied_from_another_key_is_refused(redis_url, key_prefix, bodies, expected):
+    writer = make_app(redis_url, key_prefix)
+    post_all(writer, bodies[1:2])
+    r = client(redis_url)
+    src, dst = (key_prefix + board_key(terrain_of(b)) for b in (bodies[1], bodies[0]))
+    r.set(dst, r.get(src))        # a genuine entry of this service, at the wrong key
+    app = make_app(redis_url, key_prefix)
+    assert post_all(app, bodies[:1]) == expected[:1]
+    assert stats(app)["corrupt"] == 1 and stats(app)["l2_hit"] == 0
+
+
+def test_an_oversized_entry_is_refused_without_reading_it_whole(redis_url, key_prefix, bodies, expected):
+    r = client(redis_url, timeout=5)
+    key = key_prefix + board_key(terrain_of(bodies[0]))
+    r.set(key, b"SGv1" + b"\x00" * (42 * 1024 * 1024))
+    app = make_app(redis_url, key_prefix, REDIS_TIMEOUT=0.5)
+    assert post_all(app, bodies[:1], bound=0.5) == expected[:1]
+    assert stats(app)["corrupt"] == 1
+    assert r.strlen(key) < 1024 * 1024   # overwritten by the computed graph
+
+
+def test_a_dripping_redis_costs_one_deadline_not_one_timeout_per_read(slow_redis, redis_url, key_prefix, bodies,
+                                                                      expected):
+    post_all(make_app(redis_url, key_prefix), bodies[:1])   # a genuine entry of a few KB
+    slow_redis.delay = 0.0
+    slow_redis.drip, slow_redis.drip_gap = 16, 0.01          # 16 bytes every 10 ms: each read is quick
+    app = make_app(slow_redis.url, key_prefix, REDIS_TIMEOUT=0.05)
+    t = time.perf_counter()
+    assert post_all(app, bodies[:1], bound=0.3) == expected[:1]
+    assert time.perf_counter() - t < 0.3
+    assert stats(app)["redis_error"] == 1 and stats(app)["l2_hit"] == 0

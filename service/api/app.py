@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from pathlib import Path
 from typing import Any, Optional
 
@@ -10,10 +11,13 @@ from flask import Flask, request
 from werkzeug.exceptions import HTTPException
 
 from ..cache import GraphCache
+from ..engine import budget
 from .errors import Problem, problem_response
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_MAX_BODY = 2 * 1024 * 1024
+#: CPU seconds one request may spend (its thread's CPU time, so other requests' work does not count).
+DEFAULT_REQUEST_BUDGET = 10.0
 
 log = logging.getLogger("seafarers")
 
@@ -36,6 +40,8 @@ def create_app(config: Optional[dict[str, Any]] = None) -> Flask:
         REDIS_URL=os.environ.get("REDIS_URL") or None,
         REDIS_TIMEOUT=float(os.environ.get("REDIS_TIMEOUT", "0.05")),
         GRAPH_CACHE_SIZE=int(os.environ.get("GRAPH_CACHE_SIZE", "256")),
+        REPLAY_MAX_BODY_BYTES=int(os.environ.get("REPLAY_MAX_BODY_BYTES", 8 * 1024 * 1024)),
+        REQUEST_BUDGET_SECONDS=float(os.environ.get("REQUEST_BUDGET_SECONDS", DEFAULT_REQUEST_BUDGET)),
     )
     if config:
         app.config.update(config)
@@ -49,6 +55,24 @@ def create_app(config: Optional[dict[str, Any]] = None) -> Flask:
     app.register_blueprint(blp)
     from .tools import tools  # replay, legal actions, render, the viewer page
     app.register_blueprint(tools)
+
+    # The cost budget: made current when a request starts (its body is read inside it, and the engine's
+    # long loops check it); spent, the answer is a 503 problem instead of a worker held for minutes.
+    @app.before_request
+    def _budget():
+        seconds = app.config["REQUEST_BUDGET_SECONDS"]
+        budget.install(budget.Budget(seconds, time.thread_time) if seconds > 0 else None)
+
+    @app.teardown_request
+    def _no_budget(exc=None):
+        budget.install(None)
+
+    @app.errorhandler(budget.BudgetExceeded)
+    def _over_budget(e: budget.BudgetExceeded):
+        return problem_response(Problem(
+            503, f"answering needs more than the {e.seconds:g} s of CPU a request may use; send less work per "
+                 "request (a replay in parts, each from the last part's final state)", kind="budget-exceeded"),
+            request.path)
 
     @app.errorhandler(Problem)
     def _problem(p: Problem):

@@ -142,16 +142,45 @@ def _strict_parse(raw: bytes) -> Any:
     return data
 
 
+READ_CHUNK = 64 * 1024
+
+
+def _too_large(max_bytes: int) -> Problem:
+    return Problem(413, f"the body is larger than the limit of {max_bytes} bytes")
+
+
+def _read_limited(request: Request, max_bytes: int) -> bytes:
+    """The body, read piece by piece and refused (413) as soon as it passes ``max_bytes``: a chunked body
+    (no ``Content-Length``) is never held whole beyond the limit. A body the server cannot read (a
+    malformed chunk size, a client that went away) is a 400."""
+    stream = request.stream
+    parts: list[bytes] = []
+    size = 0
+    try:
+        while True:
+            part = stream.read(min(READ_CHUNK, max_bytes + 1 - size))
+            if not part:
+                break
+            parts.append(part)
+            size += len(part)
+            if size > max_bytes:
+                raise _too_large(max_bytes)
+    except Problem:
+        raise
+    except Exception as e:   # the WSGI server's parse errors (bad chunk size, missing terminator), resets
+        raise Problem(400, f"the body could not be read: {e.__class__.__name__}", [
+            {"pointer": "/", "detail": "send a well-formed body (Content-Length or valid chunked encoding)"}]) from None
+    return b"".join(parts)
+
+
 def read_json(request: Request, max_bytes: int) -> Any:
     ctype = request.mimetype or ""
     if not (ctype == "application/json" or ctype.endswith("+json")):
         raise Problem(415, f"the body must be application/json, not {ctype or 'missing'}", [
             {"pointer": "/", "detail": "send Content-Type: application/json"}])
     if request.content_length is not None and request.content_length > max_bytes:
-        raise Problem(413, f"the body is larger than the limit of {max_bytes} bytes")
-    raw = request.get_data(cache=False)
-    if len(raw) > max_bytes:
-        raise Problem(413, f"the body is larger than the limit of {max_bytes} bytes")
+        raise _too_large(max_bytes)
+    raw = _read_limited(request, max_bytes)
     try:
         containers = raw.count(b"[") + raw.count(b"{")
         if containers > 200_000:

@@ -10,6 +10,7 @@ PROBLEM_BASE = "https://seafarers-referee.example/problems/"
 TITLES = {
     400: "Malformed request body", 404: "Not found", 405: "Method not allowed", 413: "Request body too large",
     415: "Unsupported media type", 422: "Invalid game state or action", 500: "Internal error",
+    503: "Over the cost budget",
 }
 
 

@@ -249,3 +249,76 @@ class BoundedDict(fields.Dict):
             if long:
                 raise ValidationError({long[0]: [f"a key is at most {self.max_key_length} characters"]})
         return super()._deserialize(value, attr, data, **kwargs)
+
+
+#: Bounds of a free-form part of a state (``scenario_state``, the values of ``options``): what the
+#: engine copies with every position it makes, so its size is a factor of every request's cost.
+FREE_FORM_VALUES = 1_000      # JSON values in all (containers and leaves; ~10x the most a real game held)
+FREE_FORM_STRING = 256        # characters of a string value
+FREE_FORM_CHARS = 8_192       # characters of all its strings and keys together
+FREE_FORM_KEY = 64            # characters of a key
+FREE_FORM_INT = 2 ** 53       # integers within +-2^53 (I-JSON, RFC 7493 2.2)
+
+
+def check_free_form(value: Any, max_values: int = FREE_FORM_VALUES, max_key: int = FREE_FORM_KEY) -> None:
+    """Raise a ValidationError naming the first place (as nested keys, pointer style) where ``value``
+    breaks the bounds above: too many values or characters in all, a key or string too long, an integer
+    too large."""
+    count = chars = 0
+    stack: list[tuple[Any, tuple]] = [(value, ())]
+    problem = None
+    while stack:
+        x, path = stack.pop()
+        count += 1
+        if count > max_values:
+            problem = ((), f"holds more than {max_values} JSON values in all")
+            break
+        t = type(x)
+        if t is dict:
+            for k, v in x.items():
+                if len(k) > max_key:
+                    problem = (path + (k,), f"a key is at most {max_key} characters")
+                    break
+                chars += len(k)
+                stack.append((v, path + (k,)))
+            if problem:
+                break
+        elif t is list:
+            stack.extend((v, path + (i,)) for i, v in enumerate(x))
+        elif t is str:
+            if len(x) > FREE_FORM_STRING:
+                problem = (path, f"a string is at most {FREE_FORM_STRING} characters")
+                break
+            chars += len(x)
+        elif t is int:
+            if not -FREE_FORM_INT <= x <= FREE_FORM_INT:
+                problem = (path, "an integer lies within +-2^53")
+                break
+    if problem is None and chars > FREE_FORM_CHARS:
+        problem = ((), f"holds more than {FREE_FORM_CHARS} characters of strings and keys in all")
+    if problem is None:
+        return
+    path, why = problem
+    err: Any = [why]
+    for k in reversed(path):
+        err = {k: err}
+    raise ValidationError(err)
+
+
+class FreeForm(fields.Field):
+    """A string-keyed object of any JSON values within the free-form bounds (:func:`check_free_form`)."""
+
+    ONE_PASS = True
+
+    def __init__(self, *, max_values: int = FREE_FORM_VALUES, max_keys: int | None = None,
+                 max_key_length: int = FREE_FORM_KEY, **kw):
+        super().__init__(**kw)
+        self.max_values, self.max_keys, self.max_key_length = max_values, max_keys, max_key_length
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is not dict:
+            raise ValidationError("must be an object")
+        if self.max_keys is not None and len(value) > self.max_keys:
+            raise ValidationError(f"at most {self.max_keys} entries")
+        check_free_form(value, self.max_values, self.max_key_length)
+        return dict(value)

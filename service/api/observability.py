@@ -15,6 +15,8 @@
   ``seafarers_graph_cache_corrupt_entries_total``, ``seafarers_redis_errors_total``,
   ``seafarers_redis_skipped_total`` (calls the open circuit breaker saved) and
   ``seafarers_redis_up`` (1 up, 0 down, absent without Redis; refreshed on each scrape).
+* **Bounded labels**: ``endpoint`` is a route's rule or ``unmatched``, ``method`` one of
+  :data:`KNOWN_METHODS` or ``other``, ``status`` an HTTP status code.
 * **Several gunicorn workers**: each worker is its own process with its own counters, and a scrape
   reaches one worker. Set ``PROMETHEUS_MULTIPROC_DIR`` to an empty writable directory (the container
   image does) and ``/metrics`` aggregates all workers through prometheus_client's multiprocess mode;
@@ -43,6 +45,9 @@ _ID_RE = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
 QUIET_ENDPOINTS = frozenset({"/healthz", "/readyz", "/metrics"})
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 CACHE_LEVEL = {"l1_hit": "l1", "l2_hit": "l2", "miss": "computed"}
+#: Methods kept as label values; any other (a client may send any token) is counted as ``other``, and a
+#: path no route matches as the endpoint ``unmatched``, so the number of series stays bounded.
+KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 bp = Blueprint("ops", __name__)
 access_log = logging.getLogger("seafarers.access")
@@ -161,6 +166,9 @@ class Metrics:
 
     def served(self, endpoint: str, method: str, status: int, seconds: float) -> None:
         """Count one answered request and observe its latency."""
+        if method not in KNOWN_METHODS:
+            method = "other"
+        status = status if 100 <= status <= 599 else 599
         key = (endpoint, method, status)
         series = self._served.get(key)
         if series is None:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 import orjson
 
+from ..engine.budget import Budget
 from ..engine.core import Action
 from ..engine.derive import derive
 from ..engine.mapgraph import MapGraph
@@ -48,17 +50,23 @@ def canonical_json(state: State) -> str:
     return _stdlib_canonical(state, d)
 
 
+# A JSON string as orjson writes it (escapes included), for stripping strings out of its text.
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
 def _has_float(v: Any) -> bool:
-    stack = [v]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, float):
-            return True
-        if isinstance(x, dict):
-            stack.extend(x.values())
-        elif isinstance(x, (list, tuple)):
-            stack.extend(x)
-    return False
+    """Whether ``v`` (JSON-like data) holds a float, judged in C on its orjson text: a float is always
+    written with a ``.`` or an exponent and an integer never is, so once the strings (and ``true``,
+    ``false``) are cut out of the text, one of ``.eE`` is left exactly when a float is there. Data
+    orjson refuses counts as holding one (the standard library writes it then)."""
+    try:
+        t = orjson.dumps(v)
+    except TypeError:
+        return True
+    if b"." not in t and b"e" not in t and b"E" not in t:
+        return False
+    rest = _JSON_STRING.sub(b"", t).replace(b"true", b"").replace(b"false", b"")
+    return b"." in rest or b"e" in rest or b"E" in rest
 
 
 def _stdlib_canonical(state: State, d: dict) -> str:
@@ -96,17 +104,20 @@ class Replay:
 
 
 def replay(state: State, actions: list[Action], graph: MapGraph, *, on_illegal: str = "stop",
-           digests: str = "each", events: bool = False) -> Replay:
+           digests: str = "each", events: bool = False, budget: Optional[Budget] = None) -> Replay:
     """Judge ``actions`` one after the other from ``state`` (never changed).
 
     ``on_illegal="stop"`` ends at the first illegal action; ``"skip"`` leaves it out and goes on from the
     same position. Each step records its index, type, player, legality, and (as asked) the digest of
-    the position after it and its events.
+    the position after it and its events. ``budget`` is checked before every step
+    (:class:`~service.engine.budget.BudgetExceeded` once it is spent).
     """
     scen = scenario_of(state)
     out = Replay()
     cur = state
     for i, a in enumerate(actions):
+        if budget is not None:
+            budget.check()
         v = adjudicate(cur, a, graph, scen, with_derived=False)
         step: dict[str, Any] = {"index": i, "type": a.type, "player": a.player, "legal": v.legal}
         if v.legal:

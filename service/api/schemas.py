@@ -16,7 +16,7 @@ from ..engine.scenarios import SCENARIOS
 from ..engine.state import DEV_CARDS, PHASES, SCHEMA_VERSION
 from .compose import ACTIONS, all_action_types
 from .fastload import load_or_schema
-from .fields import (_CORNER_SHIFT, _SIDE_SHIFT, BoundedDict, BoundedList, Cards, EdgeCoord, HexCoord, NodeCoord,
+from .fields import (_CORNER_SHIFT, _SIDE_SHIFT, FreeForm, BoundedList, Cards, EdgeCoord, HexCoord, NodeCoord,
                      PlayerKeyed, StrictBool, StrictInt, _coord_pair, _fast_coord, _int)
 
 HARBOR_KINDS = ("3:1",) + RESOURCES
@@ -195,7 +195,7 @@ class SvpSchema(Base):
 class StateSchema(Base):
     schema_version = StrictInt(load_default=SCHEMA_VERSION, validate=validate.Equal(SCHEMA_VERSION))
     scenario = fields.String(load_default="base", validate=validate.Length(max=40))
-    options = BoundedDict(max_keys=30, load_default=dict)
+    options = FreeForm(max_keys=30, max_key_length=60, max_values=300, load_default=dict)
     board = fields.Nested(BoardSchema, required=True)
     players = BoundedList(fields.Nested(PlayerSchema), required=True, min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)
     pieces = fields.Nested(PiecesSchema, load_default=None)
@@ -217,7 +217,7 @@ class StateSchema(Base):
     rng = fields.Nested(RngSchema, load_default=None)
     winner = StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, MAX_PLAYERS - 1))
     svp_attached = BoundedList(fields.Nested(SvpSchema), load_default=list, max_length=100)
-    scenario_state = fields.Dict(keys=fields.String(), load_default=dict)
+    scenario_state = FreeForm(load_default=dict)
 
     @validates_schema
     def _scenario_known(self, data, **kwargs):
@@ -278,7 +278,7 @@ class NewGameSchema(Base):
     scenario = fields.String(load_default="base", validate=validate.OneOf(tuple(SCENARIOS)))
     players = StrictInt(required=True, validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS))
     seed = StrictInt(load_default=0, validate=validate.Range(0, 2**64 - 1))
-    options = BoundedDict(max_keys=30, load_default=dict)
+    options = FreeForm(max_keys=30, max_key_length=60, max_values=300, load_default=dict)
 
 
 class AdjudicateRequest(Base):

@@ -11,6 +11,7 @@ from typing import Any, Optional
 from flask import Blueprint, Response, current_app, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
+from ..engine import budget
 from ..engine.legal import action_json, legal_actions
 from ..engine.scenarios import scenario_of
 from .body import read_json
@@ -70,7 +71,8 @@ def replay_view():
     req = load(ReplayRequest(), read_json(request, max(limit, current_app.config["MAX_BODY_BYTES"])))
     state, graph = start_state(req)
     actions = [parse_action(raw, state, f"/actions/{i}") for i, raw in enumerate(req["actions"])]
-    r = replay(state, actions, graph, on_illegal=req["on_illegal"], digests=req["digests"], events=req["events"])
+    r = replay(state, actions, graph, on_illegal=req["on_illegal"], digests=req["digests"], events=req["events"],
+               budget=budget.current())
     return ok(replay_json(r, state, graph, action_json, digests=req["digests"], with_derived=req["derived"],
                           total=len(actions)))
 

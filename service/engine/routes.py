@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
+from .budget import check as check_budget
 from .mapgraph import MapGraph
 from .memo import bounded_put
 from .state import State
@@ -340,6 +341,7 @@ def _search(adj: list[list[int]], ends: list[tuple[int, int]], nodes_: list[int]
       same continuations, of the same lengths, all searched already: none of them can be strictly longer
       than the best found since, so the branch is cut.
     """
+    check_budget()                                      # the request's cost budget, once per search
     links, at = _links(adj, ends, nodes_)
     if len(links) <= SMALL:
         top = size - sum(sorted(lk[2] for lk in links)[:(len(odd) - 2) // 2])
@@ -389,6 +391,8 @@ def _ordered(links: list, at: dict[int, list[tuple[int, int, int]]], starts: lis
         steps[0] -= 1
         if steps[0] == 0:
             return True
+        if not steps[0] & 1023:   # the request's cost budget, every 1,024 steps of the search
+            check_budget()
         for bit, w, ln in at[v]:
             if used & bit:
                 continue
