@@ -3,6 +3,9 @@
     .venv/bin/python bench/digests.py --games 200 --out before.json      # record
     .venv/bin/python bench/digests.py --games 200 --compare before.json  # after a change: same bytes?
 
+``--compare`` plays exactly the games the file records (scenario, players, seed), so scenarios added
+since leave the comparison as it was.
+
 Each game is played by ``selfplay.play_game``; at every step the full verdict text (state, events,
 derived values, as the API writes it) and the legal-action list of the acting player (as
 ``POST /v1/legal-actions`` writes it) feed one running SHA-256 per game. A refactoring that changes no
@@ -77,6 +80,12 @@ def main() -> None:
     pairs = playable_scenarios()
     jobs = [(*pairs[i % len(pairs)], 1 + i // len(pairs), 400 if pairs[i % len(pairs)][0] == "base" else args.cap)
             for i in range(args.games)]
+    if args.compare:
+        # The games the file records, whatever scenarios were added since (a new scenario shifts the
+        # round-robin above, and must not make every recorded game look changed).
+        recorded = json.loads(Path(args.compare).read_text())
+        jobs = [(sid, int(n), int(seed), 400 if sid == "base" else args.cap)
+                for sid, n, seed in (k.split("/") for k in recorded)][:args.games]
     with ProcessPoolExecutor(args.workers) as ex:
         results = list(ex.map(game_digest, jobs, chunksize=2))
     digests = {k: d for k, d, _ in results}

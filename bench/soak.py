@@ -35,17 +35,17 @@ def _canon(d) -> str:
     return json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def engine_game(job: tuple[str, int, int, int]) -> dict:
+def engine_game(job: tuple) -> dict:
     from service.api.replay import canonical_json
     from service.engine.selfplay import play_game
-    sid, n, seed, cap = job
+    sid, n, seed, cap, options = job
     t = time.process_time()
-    g = play_game(sid, n, seed, max_actions=cap, dump=canonical_json)
+    g = play_game(sid, n, seed, max_actions=cap, dump=canonical_json, options=options)
     return {"scenario": sid, "players": n, "seed": seed, "actions": g.actions, "ended": g.ended,
             "winner": g.winner, "turn": g.final.turn, "failures": g.failures[:5], "cpu": time.process_time() - t}
 
 
-def http_game(client, sid: str, n: int, seed: int, cap: int) -> dict:
+def http_game(client, sid: str, n: int, seed: int, cap: int, options=None) -> dict:
     """One random game through the HTTP API: new game, then one ``/v1/adjudicate`` per action; the state of
     every answer must equal the engine's own, byte for byte (canonical JSON)."""
     from service.api.codec import dump_state
@@ -53,15 +53,16 @@ def http_game(client, sid: str, n: int, seed: int, cap: int) -> dict:
     from service.engine.mapgraph import MapGraph
     from service.engine.referee import adjudicate
     from service.engine.rng import Rng
-    from service.engine.scenarios import get_scenario
+    from service.engine.scenarios import get_scenario, with_expansions
     from service.engine.selfplay import pick_action
-    scen = get_scenario(sid)
+    scen = with_expansions(get_scenario(sid), options)
     failures: list[str] = []
-    r = client.post("/v1/games", json={"scenario": sid, "players": n, "seed": seed})
+    r = client.post("/v1/games", json={"scenario": sid, "players": n, "seed": seed, **({"options": options}
+                                                                                     if options else {})})
     if r.status_code not in (200, 201):
         return {"actions": 0, "failures": [f"POST /v1/games answered {r.status_code}"]}
     posted = r.get_json()["state"]
-    state = scen.new_game(n, seed)
+    state = scen.new_game(n, seed, options) if options else scen.new_game(n, seed)
     if _canon(dump_state(state)) != _canon(posted):
         failures.append("POST /v1/games gave another state than Scenario.new_game")
     graph = MapGraph.build(state.terrain_map())
@@ -102,13 +103,19 @@ def main() -> None:
     ap.add_argument("--base-cap", type=int, default=3000, help="action cap of a base game")
     ap.add_argument("--http", type=int, default=4, help="games also played through the HTTP API")
     ap.add_argument("--json")
+    ap.add_argument("--options", default=None,
+                    help='game options as JSON, e.g. \'{"cities_and_knights": true}\' (expansions included)')
     args = ap.parse_args()
     from service.engine.selfplay import playable_scenarios
     pairs = playable_scenarios()
+    options = json.loads(args.options) if args.options else None
+    if options:
+        from service.engine.scenarios import get_scenario
+        pairs = [(sid, n) for sid, n in pairs if not get_scenario(sid).option_problems(options, n)]
     jobs = []
     for i in range(args.games):
         sid, n = pairs[i % len(pairs)]
-        jobs.append((sid, n, 1 + i // len(pairs), args.base_cap if sid == "base" else args.cap))
+        jobs.append((sid, n, 1 + i // len(pairs), args.base_cap if sid == "base" else args.cap, options))
     t0 = time.perf_counter()
     results = []
     if args.workers > 1:
@@ -135,7 +142,7 @@ def main() -> None:
         client = create_app({"TESTING": True}).test_client()
         for i in range(args.http):
             sid, n = pairs[(i * 5) % len(pairs)]
-            http.append(http_game(client, sid, n, 100 + i, 150))
+            http.append(http_game(client, sid, n, 100 + i, 150, options))
     summary = {
         "games": len(results), "won": ended.get("won", 0), "capped": ended.get("action cap", 0),
         "actions": actions, "failures": len(failed), "wall_s": round(wall, 1),

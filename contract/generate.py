@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from service.engine import spec as T
-from service.engine.scenarios import SCENARIOS
+from service.api.compose import _union
+from service.engine.scenarios import SCENARIOS, all_games
 
 HERE = Path(__file__).resolve().parent
 TEMPLATE = HERE / "openapi.template.yaml"
@@ -24,9 +25,23 @@ def schema_name(type_: str) -> str:
     return "".join(w.title() for w in type_.split("_"))
 
 
+GAMES = all_games()
+
+
 def _where(ids: list[str]) -> str:
-    all_ids = sorted(SCENARIOS)
-    return "every scenario" if sorted(ids) == all_ids else "scenarios " + ", ".join(ids)
+    plain = [i for i in ids if " with " not in i]
+    stacked = sorted({i.split(" with ", 1)[1] for i in ids if " with " in i})
+    parts = []
+    if sorted(plain) == sorted(SCENARIOS):
+        parts.append("every scenario")
+    elif plain:
+        parts.append("scenarios " + ", ".join(plain))
+    for option in stacked:
+        with_it = sorted(i.split(" with ", 1)[0] for i in ids if i.endswith(f" with {option}"))
+        every = sorted(k.split(" with ", 1)[0] for k in GAMES if k.endswith(f" with {option}"))
+        parts.append(f"games with {option}" if with_it == every else
+                     f"{', '.join(with_it)} with {option}")
+    return " and ".join(parts) or "no game"
 
 
 def _field(f: T.F, where: str = "") -> dict[str, Any]:
@@ -44,8 +59,8 @@ def _field(f: T.F, where: str = "") -> dict[str, Any]:
 def _users(get) -> dict[str, dict[str, Any]]:
     """``{key: {"field": F, "ids": [scenario ids]}}`` over every scenario's composition."""
     out: dict[str, dict[str, Any]] = {}
-    for sid in sorted(SCENARIOS):
-        for k, f in get(SCENARIOS[sid].composition).items():
+    for sid, game in GAMES.items():
+        for k, f in get(game.composition).items():
             e = out.setdefault(k, {"field": f, "ids": []})
             e["ids"].append(sid)
     return out
@@ -55,12 +70,13 @@ def _actions(schemas: dict[str, Any]) -> None:
     users: dict[str, list[str]] = {}
     fields: dict[str, dict[str, dict[str, Any]]] = {}
     docs: dict[str, str] = {}
-    for sid in sorted(SCENARIOS):
-        for t, spec in SCENARIOS[sid].composition.actions.items():
+    for sid, game in GAMES.items():
+        for t, spec in game.composition.actions.items():
             users.setdefault(t, []).append(sid)
             docs.setdefault(t, spec.doc)
             for k, f in spec.fields.items():
                 e = fields.setdefault(t, {}).setdefault(k, {"field": f, "ids": []})
+                e["field"] = _union(e["field"], f)      # card kinds: every kind some game takes
                 e["ids"].append(sid)
     types = sorted(users)
     for t in types:
@@ -93,8 +109,8 @@ def _object(name: str, doc: str, users: dict[str, dict[str, Any]]) -> dict[str, 
 
 def _events(schemas: dict[str, Any]) -> None:
     users: dict[str, dict[str, Any]] = {}
-    for sid in sorted(SCENARIOS):
-        for t, e in SCENARIOS[sid].composition.events.items():
+    for sid, game in GAMES.items():
+        for t, e in game.composition.events.items():
             users.setdefault(t, {"spec": e, "ids": []})["ids"].append(sid)
     names = []
     for t, u in sorted(users.items()):
@@ -135,6 +151,8 @@ def _null_as_absent(schemas: dict[str, Any]) -> None:
 def build() -> dict[str, Any]:
     """The OpenAPI document: the template with every module's declarations composed in."""
     import yaml
+    global GAMES
+    GAMES = all_games()              # (the registry as it is now: a scenario registered later counts)
     doc = yaml.safe_load(TEMPLATE.read_text(encoding="utf-8"))
     schemas = doc["components"]["schemas"]
     _null_as_absent(schemas)

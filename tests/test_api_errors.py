@@ -470,8 +470,14 @@ def sample_for(type_: str) -> tuple[dict, dict]:
     for name, f in ACTION_FIELDS[type_].items():
         if f.required:
             action[f.data_key or name] = _auto_value(f)
-    from service.engine.scenarios import SCENARIOS
-    scenario = next((sid for sid, sc in SCENARIOS.items() if type_ in sc.action_types()), "seafarers")
+    from service.engine.scenarios import SCENARIOS, all_games
+    scenario = next((sid for sid, sc in SCENARIOS.items() if type_ in sc.action_types()), None)
+    if scenario is None:     # a type of an expansion: a new game of the first game that has it
+        from service.api.codec import dump_state
+        label, game = next((k, g) for k, g in all_games().items() if type_ in g.action_types())
+        option = label.split(" with ", 1)[1]
+        return dump_state(game.new_game(max(game.players), 5, {option: True})), action
+    scenario = scenario or "seafarers"
     st = _rich_state(scenario)
     if scenario != "seafarers":
         st["pieces"]["ships"] = []   # a scenario's own ships may have their own shape

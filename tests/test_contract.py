@@ -204,9 +204,10 @@ def test_the_custom_fields_match_the_spec():
 def _module_keys() -> dict[str, set[str]]:
     """Keys a rule module declares (``PLAYER``, ``STATE``): each is in the contract and present only in the
     scenarios whose modules declare it."""
-    from service.engine.scenarios import SCENARIOS
-    player = {k for s in SCENARIOS.values() for k in s.composition.player.fields}
-    state = {k for s in SCENARIOS.values() for k in s.composition.state.fields}
+    from service.engine.scenarios import all_games
+    games = all_games().values()
+    player = {k for s in games for k in s.composition.player.fields}
+    state = {k for s in games for k in s.composition.state.fields}
     return {"State/players": player, "State/scenario_state": state}
 
 

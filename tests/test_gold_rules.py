@@ -122,14 +122,13 @@ def test_gold_hexes_never_produce(client):
     assert v["legal"] and v["state"]["phase"] == "main" and not v["state"]["pending_gold"]
 
 
-def test_cities_and_knights_waits(client):
-    """A C&K game of GOLD is refused with a clear 422 until Cities & Knights exists."""
+def test_cities_and_knights_accepted(client):
+    """GOLD-002, GOLD-006: GOLD plays with Cities & Knights: 15 VP, 10 gold to start."""
     r = client.post("/v1/games", json={"scenario": "GOLD", "players": 4, "options": {"cities_and_knights": True}})
-    assert r.status_code == 422 and "Cities & Knights" in r.get_json()["detail"]
-    st = position()
-    st["options"] = {"cities_and_knights": True}
-    r = client.post("/v1/adjudicate", json={"state": st, "action": None})
-    assert r.status_code == 422 and "Cities & Knights" in r.get_json()["detail"]
+    assert r.status_code == 201, r.get_json()
+    body = r.get_json()
+    st = body.get("state", body)
+    assert st["vp_target"] == 15 and all(p["gold"] == 10 for p in st["players"])
 
 
 # -- gold as a currency (GOLD-005..011, GOLD-016, GOLD-018, GOLD-019, R-042) ------------------------------

@@ -13,7 +13,7 @@ import orjson
 
 from ..engine.mapgraph import RESOURCES
 from ..rules import title as rule_title
-from ..engine.scenarios import get_scenario
+from ..engine.scenarios import get_scenario, with_expansions
 from ..engine.state import DEV_CARDS, SCHEMA_VERSION, Player, Setup, State, Tile, TurnFlags, empty_dev, empty_resources
 
 PIECE_KEYS = {"settlements": "node", "cities": "node", "roads": "edge", "ships": "edge"}
@@ -55,7 +55,7 @@ def _tile(tn: tuple[str, Any]) -> Tile:
 
 def build_state(d: dict[str, Any], prefix: str = "/state") -> tuple[State, Pointers]:
     """Engine state from a loaded :class:`StateSchema` dict; duplicates are reported as problems."""
-    scen = get_scenario(d["scenario"])
+    scen = with_expansions(get_scenario(d["scenario"]), d.get("options"))
     problems: list[tuple[str, str]] = []
     ptr = Pointers(prefix)
     tiles = _TILES

@@ -81,11 +81,13 @@ class ActionSchemas:
         self._by_fields: dict[tuple, tuple[Schema, Any]] = {}
         self._kept: dict[tuple[str, str], tuple[Schema, Any]] = {}
 
-    def get(self, scenario_id: str, type_: str):
-        key = (scenario_id, type_)
+    def get(self, scenario: Any, type_: str):
+        """``scenario``: a scenario id, or the scenario itself (a game's, expansions stacked)."""
+        key = (scenario, type_) if isinstance(scenario, str) else (type(scenario), type_)
         got = self._kept.get(key)
         if got is None:
-            spec = SCENARIOS[scenario_id].composition.actions.get(type_)
+            scen = SCENARIOS[scenario] if isinstance(scenario, str) else scenario
+            spec = scen.composition.actions.get(type_)
             if spec is None:
                 return None
             fkey = (type_, tuple(sorted((k, id(f)) for k, f in spec.fields.items())))
@@ -109,13 +111,27 @@ def all_action_types() -> tuple[str, ...]:
 __all__ = ["ACTIONS", "ActionSchemas", "action_schema", "field_of", "all_action_types"]
 
 
+def _union(a: T.F | None, b: T.F) -> T.F:
+    """One field two games declare: card counts take every kind either names (GOLD's coins, commodities)."""
+    if a is None or a == b:
+        return b
+    if isinstance(a.type, T.Cards) and isinstance(b.type, T.Cards):
+        kinds = a.type.kinds + tuple(k for k in b.type.kinds if k not in a.type.kinds)
+        return T.F(T.Cards(kinds, max(a.type.hi, b.type.hi), a.type.fill), a.required and b.required, a.doc or b.doc,
+                   a.nullable or b.nullable, a.default)
+    return b
+
+
 def union_specs() -> dict[str, dict[str, T.F]]:
     """Per action type, every field some scenario's modules declare for it (the published contract lists
     them all, each field saying where it has a meaning)."""
+    from ..engine.scenarios import all_games
     out: dict[str, dict[str, T.F]] = {}
-    for s in SCENARIOS.values():
+    for s in all_games().values():
         for t, spec in s.composition.actions.items():
-            out.setdefault(t, {}).update(spec.fields)
+            fields = out.setdefault(t, {})
+            for k, f in spec.fields.items():
+                fields[k] = _union(fields.get(k), f)
     return {t: out[t] for t in sorted(out)}
 
 

@@ -249,22 +249,25 @@ def _word_foreign_fields(messages: Any, type_: str, scenario: str) -> Any:
                 if v == ["Unknown field."] and k in others else v) for k, v in messages.items()}
 
 
-def load_action(data: Any, scenario: str = "base") -> Action:
-    """An action of ``scenario``'s game, loaded by the schema its modules declare for its type."""
+def load_action(data: Any, scenario: Any = "base") -> Action:
+    """An action of ``scenario``'s game (an id, or the game's scenario with its expansions stacked),
+    loaded by the schema its modules declare for its type."""
     if not isinstance(data, dict):
         raise ValidationError("must be an object with a 'type'")
     t = data.get("type")
     got = ACTIONS.get(scenario, t) if isinstance(t, str) else None
+    scen = SCENARIOS[scenario] if isinstance(scenario, str) else scenario
     if got is None:
-        known = ACTION_TYPES if not isinstance(t, str) or t not in ACTION_TYPES else SCENARIOS[scenario].action_types()
-        where = "" if known is ACTION_TYPES else f" in scenario {scenario!r}"
+        known = (ACTION_TYPES if not isinstance(t, str) or (t not in ACTION_TYPES and t not in scen.action_types())
+                 else scen.action_types())
+        where = "" if known is ACTION_TYPES else f" in scenario {scen.id!r}"
         raise ValidationError({"type": [f"unknown action type {t!r}{where} (one of {', '.join(sorted(known))})"]})
     if got[2] and None in data.values():     # null where an optional field refuses it: as if left out
         data = {k: v for k, v in data.items() if not (v is None and k in got[2])}
     try:
         loaded = load_or_schema(got[0], got[1], data)
     except ValidationError as e:
-        raise ValidationError(_word_foreign_fields(e.messages, t, scenario)) from None
+        raise ValidationError(_word_foreign_fields(e.messages, t, scen.id)) from None
     if t == "maritime_trade":
         _exactly_one_kind(loaded["give"], "give")
         _exactly_one_kind(loaded["get"], "get")

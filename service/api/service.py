@@ -174,7 +174,7 @@ def started(req: dict[str, Any], prefix: str) -> State:
 
 def parse_action(raw: Any, state: State, prefix: str = "/action") -> Action:
     try:
-        action = load_action(raw, state.scenario)
+        action = load_action(raw, scenario_of(state))
     except ValidationError as e:
         raise invalid(pointerize(e.messages, prefix), "the action") from None
     if action.player >= state.num_players:

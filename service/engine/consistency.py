@@ -137,7 +137,7 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
     if state.phase == "discard" and not state.pending_discards:
         out.append(("/state/pending_discards", "the discard phase needs the discards still owed"))
     for p, k in state.pending_discards.items():
-        if p < n and k > state.players[p].hand_size:
+        if p < n and k > scenario.cards_held(state, p):
             out.append((f"/state/pending_discards/{p}", f"player {p} owes {k} cards but holds fewer"))
     if state.pending_gold and state.phase != "gold_choice":
         out.append(("/state/pending_gold", "gold-field picks are owed only in the gold_choice phase"))

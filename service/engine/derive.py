@@ -23,7 +23,8 @@ def route_lengths(state: State, graph: MapGraph, scenario: "Scenario") -> dict[i
     if _DEFAULT_ROUTE_PIECES is None:
         from .scenarios.base import Scenario as _Scenario
         _DEFAULT_ROUTE_PIECES = _Scenario.route_pieces
-    owners, bkey = route_context(state, graph)
+    owners, bkey = route_context(state, graph, scenario.route_blockers(state)
+                                 if "route_blockers" in scenario.composition.hooks else None)
     n = state.num_players
     players = range(n)
     if type(scenario).route_pieces is _DEFAULT_ROUTE_PIECES:
@@ -155,7 +156,8 @@ def update_awards(ctx, s: State, routes_changed: bool) -> Optional[dict[int, tup
         keeps = bool(s.options.get("lr_broken_tie_holder_keeps", True))
         h = s.longest_road_holder
         if not keeps and h is not None:
-            before = longest_route(ctx.state, ctx.graph, h, ctx.scenario.route_pieces(ctx.state, h))[0]
+            before = longest_route(ctx.state, ctx.graph, h, ctx.scenario.route_pieces(ctx.state, h),
+                                   blockers=ctx.scenario.route_blockers(ctx.state))[0]
             keeps = routes[h][0] >= before
         holder = update_route_award({p: n for p, (n, _) in routes.items()}, h, ctx.scenario.route_minimum, keeps)
         if holder != s.longest_road_holder:

@@ -118,11 +118,19 @@ class Hooks(Protocol):
     def derived_extra(self, state: "State", graph: "MapGraph") -> dict[str, Any]:
         """The module's derived values (declared in ``DERIVED``)."""
 
+    def cards_held(self, state: "State", player: int) -> int:
+        """How many cards of ``player``'s hand count for a discard on a 7 (the resource cards; a module
+        with further cards in the hand adds them)."""
+
     def gold_entitlement(self, terrain: str, kind: str) -> int:
         """How many free-choice picks a building of ``kind`` on a producing ``terrain`` hex gets."""
 
     def route_pieces(self, state: "State", player: int) -> list[tuple[Any, str]]:
         """The pieces that count for ``player``'s longest road / trade route: ``[(edge, kind)]``."""
+
+    def route_blockers(self, state: "State") -> dict[Any, int]:
+        """Intersections held by pieces other than buildings that break opponents' roads and trade routes
+        as a building does, with their owners: ``{node: player}`` (default: none)."""
 
     def vp_extra(self, state: "State", player: int) -> dict[str, int]:
         """Victory points beyond buildings, cards, awards and special VP tokens, by source."""

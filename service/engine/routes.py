@@ -28,9 +28,10 @@ def player_route_pieces(state: State, player: int, include_ships: bool = True) -
     return out
 
 
-def route_context(state: State, graph: MapGraph) -> tuple[dict[int, int], frozenset]:
+def route_context(state: State, graph: MapGraph, blockers: Optional[dict] = None) -> tuple[dict[int, int], frozenset]:
     """What a route result depends on among the buildings, computed once per position and shared by every
-    player: the owner of each built intersection (by node id; a city counts as its settlement did) and
+    player: the owner of each built intersection (by node id; a city counts as its settlement did), and
+    of each intersection a module's other pieces hold (``blockers``, the ``route_blockers`` hook), and
     the same as a memo key, interned so that comparing equal keys is an identity check."""
     node_index = graph.node_index
     owners: dict[int, int] = {}
@@ -38,6 +39,11 @@ def route_context(state: State, graph: MapGraph) -> tuple[dict[int, int], frozen
         nid = node_index.get(n)
         if nid is not None:
             owners[nid] = b[0]
+    if blockers:
+        for n, p in blockers.items():
+            nid = node_index.get(n)
+            if nid is not None:
+                owners[nid] = p
     key = frozenset(owners.items())
     same = _BUILDING_KEYS.get(key)
     if same is not None:
@@ -72,7 +78,8 @@ def clear_memo(graph: Optional[MapGraph] = None) -> None:
 
 def longest_route(state: State, graph: MapGraph, player: int,
                   pieces: Optional[Iterable[tuple[tuple, str]]] = None,
-                  context: Optional[tuple[dict[int, int], frozenset]] = None) -> tuple[int, list[tuple]]:
+                  context: Optional[tuple[dict[int, int], frozenset]] = None,
+                  blockers: Optional[dict] = None) -> tuple[int, list[tuple]]:
     """Length and one witness trail (ordered edges) of ``player``'s longest road / trade route.
 
     SEA-021: roads and ships both count (open and closed lanes alike); SEA-022: a road and a ship
@@ -82,7 +89,7 @@ def longest_route(state: State, graph: MapGraph, player: int,
     """
     if pieces is None:
         pieces = player_route_pieces(state, player)
-    owners, bkey = route_context(state, graph) if context is None else context
+    owners, bkey = route_context(state, graph, blockers) if context is None else context
     return route_of(graph, player, piece_ids(graph, pieces), owners, bkey)
 
 

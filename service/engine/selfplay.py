@@ -23,7 +23,7 @@ from .legal import legal_actions, players_to_act, random_action
 from .mapgraph import RESOURCES, MapGraph
 from .referee import adjudicate
 from .rng import Rng
-from .scenarios import SCENARIOS, get_scenario
+from .scenarios import SCENARIOS, get_scenario, with_expansions
 from .state import State
 
 Dump = Callable[[State], Any]
@@ -125,10 +125,12 @@ def pick_action(la, rng: Rng) -> Optional[Action]:
 
 def play_game(scenario_id: str, players: int, seed: int, *, max_actions: int = 3000,
               dump: Optional[Dump] = None, check: bool = True,
-              on_step: Optional[Callable[[State, Action, Any], None]] = None) -> Game:
-    """Play one seeded random game; ``failures`` lists every invariant broken (empty: all held)."""
-    scen = get_scenario(scenario_id)
-    state = scen.new_game(players, seed)
+              on_step: Optional[Callable[[State, Action, Any], None]] = None,
+              options: Optional[dict] = None) -> Game:
+    """Play one seeded random game (with the game ``options``, expansions included); ``failures`` lists
+    every invariant broken (empty: all held)."""
+    scen = with_expansions(get_scenario(scenario_id), options)
+    state = scen.new_game(players, seed, options) if options else scen.new_game(players, seed)
     graph = graph0 = MapGraph.build(state.terrain_map())
     game = Game(scenario_id, players, seed, state, state)
     rng = Rng(seed, 0x5EED)

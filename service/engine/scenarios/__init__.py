@@ -83,6 +83,19 @@ def with_expansions(scen: Scenario, options: Optional[Mapping[str, Any]]) -> Sce
     return got
 
 
+def all_games() -> dict[str, Scenario]:
+    """Every game the service plays, by label: each scenario, and each scenario with each expansion its
+    options can switch on (``"SC01 with cities_and_knights"``) unless the scenario refuses it."""
+    out: dict[str, Scenario] = {sid: SCENARIOS[sid] for sid in sorted(SCENARIOS)}
+    for option, exp in sorted(EXPANSIONS.items()):
+        for sid in sorted(SCENARIOS):
+            scen = SCENARIOS[sid]
+            own = scen.composition.options.get(option)
+            if (own.accepts(True, max(scen.players)) if own is not None else exp.refusal(scen) is None):
+                out[f"{sid} with {option}"] = with_expansions(scen, {option: True})
+    return out
+
+
 def scenario_of(state: Any) -> Scenario:
     """The scenario a state is a game of: its ``scenario`` with the expansions its options switch on."""
     scen = SCENARIOS[state.scenario]

@@ -278,6 +278,10 @@ class Scenario:
         """Scenario-specific derived values (largest fleet, MNR, route tokens...)."""
         return {}
 
+    def cards_held(self, state: State, player: int) -> int:
+        """The cards of ``player``'s hand that count for a discard on a 7: the resource cards."""
+        return state.players[player].hand_size
+
     def gold_entitlement(self, terrain: str, kind: str) -> int:
         """How many free-choice picks a building on a producing hex of ``terrain`` gets (SEA-024)."""
         return 0
@@ -287,6 +291,10 @@ class Scenario:
         if self.ships:
             out += [(e, "ship") for e, p in state.ships.items() if p == player]
         return out
+
+    def route_blockers(self, state: State) -> dict[Node, int]:
+        """Intersections held by pieces other than buildings that break opponents' routes: none."""
+        return {}
 
     def vp_extra(self, state: State, player: int) -> dict[str, int]:
         return {}

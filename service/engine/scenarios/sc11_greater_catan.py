@@ -22,10 +22,10 @@ from ..core import Ctx
 from ..geometry import canonical_edge, hex_neighbours, node_str
 from ..rng import Rng
 from ..module import EventSpec
-from ..spec import HEX, PLAYER, Any_, F, Int, List
+from ..spec import HEX, PLAYER, Any_, F, Int
 from ..state import State
 from ._sc_common import node_regions, player_count_problems, regions, spec_regions, violation
-from ._sc_tokens import placed_edges, seeded_draw, settle_tokens
+from ._sc_tokens import SC11_TOKENS, ReserveTokens, token_from_field
 from .base import BASE_TERRAINS, BASE_TOKENS, ring
 from .components import as_list, counts, harbor_row, hex_row, token_row
 from .mapdata import MappedScenario, MapSpec
@@ -54,13 +54,13 @@ SC11_MAP = MapSpec(
 )
 
 
-class GreaterCatan(MappedScenario, Seafarers):
+class GreaterCatan(ReserveTokens, MappedScenario, Seafarers):
     id = "SC11"
     #: R-026: the mainland hexes a placement's small-island tokens are taken from, in trigger order (the first
     #: allowed hex being the default).
-    ACTION_FIELDS = {t: {"token_from": F(List(HEX, max_len=4), nullable=True,
-                                         doc="R-026: the mainland hexes whose tokens move, in trigger order")}
-                     for t in ("build_road", "build_ship", "move_ship", "play_road_building")}
+    ACTION_FIELDS = token_from_field("R-026: the mainland hexes whose tokens move, in trigger order")
+    #: SC11-008..013: the small-island tokens (``_sc_tokens``), limitations dropped OWN, PROD, RED (R-026).
+    token_rules = SC11_TOKENS
     EVENTS = (EventSpec("number_token_placed", {"player": F(PLAYER, required=True), "hex": F(HEX, required=True),
                                                 "from": F(Any_(doc="a mainland hex [q, r], or \"reserve\"")),
                                                 "number": F(Int(2, 12), required=True, nullable=True)},
@@ -112,49 +112,17 @@ class GreaterCatan(MappedScenario, Seafarers):
             if "mainland" not in node_regions(node, regions(s, spec_regions(SC11_MAP))):
                 return violation("SC11-007", f"both starting settlements go on the mainland; {node_str(node)} "
                                  "does not touch it")
-        if placed_edges(a):   # judged with the draws after_action will make (the seeded generator)
-            _, problems = settle_tokens(s, self.mainland(s), a, seeded_draw(s))
-            return problems
-        return []
+        return self.token_check(ctx)
+
+    def token_area(self, state: State) -> set:
+        return self.mainland(state)
 
     def legal_candidates(self, state: State, graph, player: int) -> list:
-        """Once mainland tokens move (the reserve empty, or emptied by the placement itself), every way of
-        naming their sources (``token_from``, :func:`token_choices`) makes its own action: for every road or
-        ship placement, ship move and Road Building that moves one (the action without ``token_from``,
-        taking the first allowed source each time, is listed by the engine as well)."""
-        if state.phase not in ("setup", "main") or player != state.current_player \
-                or len(state.scenario_state.get("token_pile") or []) >= 4:   # (one action triggers at most 4)
-            return []
-        from ..core import Action
-        from ..legal import CANDIDATES
-        from ._sc_tokens import token_choices, triggered
-        mainland = self.mainland(state)
-        types = [t for t in ("build_road", "build_ship", "move_ship") if t in self.action_types()]
-        pl = state.players[player]
-        if pl.dev_cards.get("road_building", 0) > 0 and not state.flags.dev_card_played:
-            types.append("play_road_building")
-        out = []
-        for t in types:
-            for a in CANDIDATES[t](state, graph, self, player):
-                if any(triggered(state.hexes, mainland, e) for e in placed_edges(a)):
-                    out += [Action(t, player, {**a.params, "token_from": list(choice)})
-                            for choice in token_choices(state, mainland, a)]
-        return out
+        """Every way of naming the mainland hexes a placement's tokens come from (``token_from``)."""
+        return self.token_candidates(state, graph, player)
 
     def after_action(self, ctx: Ctx, s: State) -> None:
-        if not placed_edges(ctx.action):
-            return
-        rng = Rng(s.rng_seed, s.rng_counter)
-        hexes = dict(s.hexes)
-        reserve = list(s.scenario_state.get("token_pile") or [])
-        moves, _ = settle_tokens(ctx.state, self.mainland(s), ctx.action, lambda pile: rng.below(len(pile)),
-                                 hexes, reserve)
-        if moves:
-            s.hexes = hexes
-            s.scenario_state["token_pile"] = reserve
-            s.rng_counter = rng.counter
-            for m in moves:
-                ctx.emit("number_token_placed", player=ctx.action.player, **m)
+        self.token_after_action(ctx, s)
 
     def validate_state(self, state: State) -> list[tuple[str, str]]:
         out = player_count_problems(state, self.players, "SC11-001")

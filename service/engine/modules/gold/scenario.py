@@ -33,10 +33,10 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from ...geometry import Node, node_str
 from ...mapgraph import RESOURCES, MapGraph
-from ...module import ActionSpec, EventSpec, OptionSpec, RangeKind
+from ...module import ActionSpec, EventSpec, RangeKind
 from ...spec import EDGE, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Map, Null, Obj, Str, by_player
 from ...state import State
-from ...scenarios.base import BASE_ACTIONS, flag_option
+from ...scenarios.base import BASE_ACTIONS
 from ...scenarios.components import harbor_row, hex_row, token_row
 from .mnr import Board, front_coast, increase_cuts, road_mnr, site_gold_distance, statements
 from ...scenarios.mapdata import MappedScenario, MapSpec
@@ -100,10 +100,9 @@ GOLD_ACTION_SPECS = (
                "Trade with the bank: 2 gold for a card, 3 cards for a gold (GOLD-016, GOLD-018).",
                handler=_gold("GoldTrade"), ranged=True, ranges=_gold_ranges()),
 )
-START_GOLD = 8                     # GOLD-006 (10 with Cities & Knights, which waits for that expansion)
+START_GOLD = 8                     # GOLD-006 (10 with Cities & Knights: modules/cities_and_knights/gold.py)
 LARGEST_FLEET_VP = 2               # GOLD-037
 LARGEST_FLEET_MIN = 2
-CK_OPTION = "cities_and_knights"
 
 # Cell legend: "L" a land tile dealt from the map's pool, "g" gold, "s" sea (mapdata.LEGEND).
 MAP_4P = MapSpec(
@@ -163,9 +162,6 @@ class Gold(MappedScenario, Seafarers):
     CURRENCIES = ("gold",)                                  # coins change hands in domestic trades
     ACTIONS = GOLD_ACTION_SPECS
     WITHOUT_ACTIONS = ("move_ship", "move_pirate", "choose_gold")
-    OPTIONS = (OptionSpec(CK_OPTION, flag_option,
-                          "true or false: play with Cities & Knights (GOLD-012..015, GOLD-017); true is refused until "
-                          "Cities & Knights exists here"),)
     STATE = {
         "front_coast": F(List(NODE, max_len=100), doc="R-035: the front-coast intersections, as tagged in the map data"),
         "ships": F(List(Obj({"id": F(Int(0, 10_000), required=True), "player": F(PLAYER, required=True),
@@ -224,8 +220,6 @@ class Gold(MappedScenario, Seafarers):
 
     # -- a new game ------------------------------------------------------------------------------------
     def new_game(self, num_players: int, seed: int, options: Optional[dict] = None) -> State:
-        if (options or {}).get(CK_OPTION):
-            raise ValueError(ck_refusal())
         state = super().new_game(num_players, seed, options)
         for p in state.players:
             p.extra["gold"] = START_GOLD                    # GOLD-006
@@ -365,8 +359,6 @@ class Gold(MappedScenario, Seafarers):
 
     def validate_state(self, state: State) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
-        if state.options.get(CK_OPTION):
-            out.append((f"/state/options/{CK_OPTION}", ck_refusal()))
         if state.ships:
             out.append(("/state/pieces/ships", "GOLD's ships are single mobile pieces with a home and a cargo, listed "
                         "in scenario_state.ships (GOLD-020), not as trade-route pieces"))
@@ -383,12 +375,6 @@ class Gold(MappedScenario, Seafarers):
             return out + [("/state/scenario_state/ships", "a list of ship records")]
         out.extend(_validate_ships(state, ships))
         return out
-
-
-def ck_refusal() -> str:
-    return ("GOLD with Cities & Knights (15 VP, 10 starting gold, the knight, activation and city-wall gold costs "
-            "GOLD-012..GOLD-015, commodities for 4 gold GOLD-017) waits for the Cities & Knights rules; play GOLD "
-            "without it")
 
 
 def _is_node(x: Any) -> bool:
