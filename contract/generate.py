@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from service.engine import spec as T
-from service.api.compose import _union
+from service.api.compose import published_field
 from service.engine.scenarios import SCENARIOS, all_games
 
 HERE = Path(__file__).resolve().parent
@@ -75,9 +75,12 @@ def _actions(schemas: dict[str, Any]) -> None:
             users.setdefault(t, []).append(sid)
             docs.setdefault(t, spec.doc)
             for k, f in spec.fields.items():
-                e = fields.setdefault(t, {}).setdefault(k, {"field": f, "ids": []})
-                e["field"] = _union(e["field"], f)      # card kinds: every kind some game takes
+                e = fields.setdefault(t, {}).setdefault(k, {"found": [], "ids": []})
+                e["found"].append(f)
                 e["ids"].append(sid)
+    for per in fields.values():
+        for e in per.values():
+            e["field"] = published_field(e.pop("found"))
     types = sorted(users)
     for t in types:
         props: dict[str, Any] = {"type": {"type": "string", "enum": [t]},

@@ -14,7 +14,9 @@ RES = ("lumber", "brick", "wool", "grain", "ore")
 CASES = Path(__file__).resolve().parent / "fixtures" / "examples" / "cases"
 
 #: Context keys that are scenario data: passed through into ``scenario_state`` under the same name.
-SCENARIO_KEYS = ("islands", "home_islands", "mainland", "hex_pile", "token_pile", "front_coast")
+SCENARIO_KEYS = ("islands", "home_islands", "mainland", "hex_pile", "token_pile", "front_coast",
+                 "villages", "diamond_cache", "diamond_reserve", "diamonds", "trade_routes",
+                 "treasures", "treasure_stock", "pending", "kept", "special_ports", "harbor_pile")
 
 
 def load_cases() -> list[dict]:

@@ -155,6 +155,11 @@ def random_candidate(rnd: random.Random, state, graph, scen) -> Action | None:
         "load_gold": lambda: {"ship": ship_id(), "amount": rnd.choice((None, 0, 1, 2, 4, 5))},
         "unload_gold": lambda: {"ship": ship_id(), "amount": rnd.choice((None, 0, 1, 2, 4, 5))},
         "gold_trade": gold_trade,
+        # TDE1/TDE2: a reward claimed (kept, resources chosen, free pieces) and a special port attached
+        "claim_reward": lambda: rnd.choice((
+            {"keep": True}, {}, {"resources": {rnd.choice(RESOURCES): rnd.choice((1, 2))}},
+            {"pieces": [{"kind": rnd.choice(("road", "ship")), "edge": edge()} for _ in range(rnd.choice((0, 1, 2)))]})),
+        "attach_special_port": lambda: {"node": node(), "resource": rnd.choice(RESOURCES), "edge": edge()},
     }
     assert t in params, f"no sampler for the action type {t!r}: add one so its listing is checked"
     a = Action(t, p, params[t]())

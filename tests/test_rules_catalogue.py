@@ -128,7 +128,7 @@ def test_scenario_sources_name_documents_not_files_outside_the_repository(client
         assert "seeds/" not in s["source"] and ".md" not in s["source"] and "GET /v1/rules" in s["source"], s
 
 
-@pytest.mark.parametrize("sid,players", [("base", 3), ("SC01", 4), ("SC04", 3), ("SC10", 4), ("GOLD", 4)])
+@pytest.mark.parametrize("sid,players", [("base", 3), ("SC01", 4), ("SC04", 3), ("SC10", 4), ("GOLD", 4), ("TDE1", 3), ("TDE2", 4)])
 def test_every_id_an_answer_names_resolves(client, sid, players):
     """Answers of a played game (verdicts, explanations, legal-action lists, replays) name only IDs of the
     catalogue, including IDs made up at run time (a scenario's rule attributes)."""

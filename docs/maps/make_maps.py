@@ -33,7 +33,8 @@ def main() -> None:
                 print(f"skip {sid} {n}p: {e}")
                 continue
             name = f"{sid}-{n}p.svg"
-            (here / name).write_text(state_svg(st, title=f"{sid} {scen.name}, {n} players"), encoding="utf-8")
+            (here / name).write_text(state_svg(st, title=f"{sid} {scen.name}, {n} players",
+                                                      tokens=scen.board_tokens(st)), encoding="utf-8")
             terr = [t.terrain for t in st.hexes.values()]
             frame, sea, unknown = terr.count("frame"), terr.count("sea"), terr.count("unknown")
             tiles = len(terr) - frame

@@ -111,28 +111,38 @@ def all_action_types() -> tuple[str, ...]:
 __all__ = ["ACTIONS", "ActionSchemas", "action_schema", "field_of", "all_action_types"]
 
 
-def _union(a: T.F | None, b: T.F) -> T.F:
-    """One field two games declare: card counts take every kind either names (GOLD's coins, commodities)."""
-    if a is None or a == b:
-        return b
-    if isinstance(a.type, T.Cards) and isinstance(b.type, T.Cards):
-        kinds = a.type.kinds + tuple(k for k in b.type.kinds if k not in a.type.kinds)
-        return T.F(T.Cards(kinds, max(a.type.hi, b.type.hi), a.type.fill), a.required and b.required, a.doc or b.doc,
-                   a.nullable or b.nullable, a.default)
-    return b
-
-
 def union_specs() -> dict[str, dict[str, T.F]]:
     """Per action type, every field some scenario's modules declare for it (the published contract lists
-    them all, each field saying where it has a meaning)."""
+    them all, each field saying where it has a meaning). A field most scenarios share is the one they
+    inherit; where a module declares it otherwise (GOLD's coins in a trade, a knight without a move), that
+    declaration is the one published, whatever order the scenarios were registered in."""
     from ..engine.scenarios import all_games
-    out: dict[str, dict[str, T.F]] = {}
+    seen: dict[str, dict[str, list[T.F]]] = {}
     for s in all_games().values():
         for t, spec in s.composition.actions.items():
-            fields = out.setdefault(t, {})
+            per = seen.setdefault(t, {})
             for k, f in spec.fields.items():
-                fields[k] = _union(fields.get(k), f)
-    return {t: out[t] for t in sorted(out)}
+                per.setdefault(k, []).append(f)
+    return {t: {k: published_field(found) for k, found in seen[t].items()} for t in sorted(seen)}
+
+
+def published_field(found: list[T.F]) -> T.F:
+    """Of the declarations several scenarios give one field, the one to publish: the one most of them share
+    is inherited, so a module's own (the last, if several) wins; whatever order they come in."""
+    counts: dict[int, int] = {}
+    for f in found:
+        counts[id(f)] = counts.get(id(f), 0) + 1
+    inherited = max(counts, key=counts.__getitem__)
+    own = [f for f in found if id(f) != inherited]
+    chosen = own[-1] if own else found[0]
+    cards = [f.type for f in found if isinstance(f.type, T.Cards)]
+    if isinstance(chosen.type, T.Cards) and len(cards) > 1:     # card counts: every kind some game takes
+        kinds: tuple[str, ...] = ()
+        for c in cards:
+            kinds += tuple(k for k in c.kinds if k not in kinds)
+        chosen = T.F(T.Cards(kinds, max(c.hi for c in cards), chosen.type.fill), chosen.required, chosen.doc,
+                     chosen.nullable, chosen.default)
+    return chosen
 
 
 def union_action_fields() -> dict[str, dict[str, fields.Field]]:

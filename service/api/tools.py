@@ -190,7 +190,8 @@ def render_view():
         raise invalid([{"pointer": "/format", "detail": "must be svg or png"}])
     state, graph = parse_state(req["state"], current_app.extensions["graph_cache"])
     scen = scenario_of(state)
-    options: dict[str, Any] = {"size": req["size"], "show_coords": req["coords"], "show_frame": req["frame"]}
+    options: dict[str, Any] = {"size": req["size"], "show_coords": req["coords"], "show_frame": req["frame"],
+                               "tokens": scen.board_tokens(state)}
     headers: dict[str, str] = {}
     hl = req["highlight"] or {}
     if hl.get("route_of") is not None:

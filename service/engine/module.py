@@ -122,6 +122,10 @@ class Hooks(Protocol):
         """How many cards of ``player``'s hand count for a discard on a 7 (the resource cards; a module
         with further cards in the hand adds them)."""
 
+    def discard_limit(self, state: "State", player: int) -> int:
+        """On a 7, ``player`` discards half their hand only when holding more cards than this (7 by the
+        base rules, BASE-ROBBER-2)."""
+
     def gold_entitlement(self, terrain: str, kind: str) -> int:
         """How many free-choice picks a building of ``kind`` on a producing ``terrain`` hex gets."""
 
@@ -152,6 +156,9 @@ class Hooks(Protocol):
 
     def maps(self) -> dict[int, Any]:
         """The map data per player count, for the scenario page."""
+
+    def board_tokens(self, state: "State") -> dict[Any, str]:
+        """Tokens the module keeps on intersections, for the board picture: ``{node: label}``."""
 
 
 #: The published hook list, in the order of :class:`Hooks`.

@@ -96,7 +96,7 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
           show_coords: bool = False, colours: tuple[str, ...] = PLAYER_COLOURS,
           svp: Optional[Mapping[Node, int]] = None, route: Optional[list[Edge]] = None,
           marks: Optional[Mapping[str, list]] = None, players: Optional[int] = None, legend: bool = True,
-          mark_label: str = "rule broken here") -> str:
+          mark_label: str = "rule broken here", tokens: Optional[Mapping[Node, str]] = None) -> str:
     """The SVG text of a board: hexes by terrain (unexplored ones shown hidden, "?"), number tokens,
     harbours, roads, ships, settlements and cities in player colours, robber (R) and pirate (P).
 
@@ -106,7 +106,8 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
     ``marks`` (``{"hexes": [...], "nodes": [...], "edges": [...]}``, where a violation lies, circled in
     magenta), ``players`` (how many players the legend lists; default: those with pieces), ``legend``
     (the legend lists the players, the piece shapes, and the robber, pirate, route and marks when drawn)
-    and ``mark_label`` (what the legend calls a mark)."""
+    ``mark_label`` (what the legend calls a mark) and ``tokens`` (node -> a short label: tokens a scenario
+    keeps on intersections, e.g. treasure chests)."""
     shown = {h: t for h, t in hexes.items() if show_frame or t.terrain != "frame"}
     if size is None:
         size = auto_size(shown)
@@ -179,6 +180,11 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
         out.append(f'<g class="svp"><circle cx="{x + size * 0.3:.1f}" cy="{y - size * 0.3:.1f}" r="{size * 0.17:.1f}" '
                    f'fill="#fff59d" stroke="#6d4c00"/><text x="{x + size * 0.3:.1f}" y="{y - size * 0.24:.1f}" '
                    f'text-anchor="middle" font-size="{size * 0.2:.1f}">{count}</text></g>')
+    for n, label in sorted((tokens or {}).items()):
+        x, y = node_point(tuple(n), size)
+        out.append(f'<g class="token"><circle cx="{x:.1f}" cy="{y:.1f}" r="{size * 0.2:.1f}" fill="#8d6e63" '
+                   f'stroke="#3e2723"/><text x="{x:.1f}" y="{y + size * 0.07:.1f}" text-anchor="middle" fill="#fff" '
+                   f'font-size="{size * 0.2:.1f}">{escape(label)}</text></g>')
     for hx, label, cls in ((robber, "R", "robber"), (pirate, "P", "pirate")):
         if hx is not None:
             cx, cy = hex_center(hx, size)

@@ -34,8 +34,10 @@ class Roll:
 
 
 def start_seven(ctx: Ctx, s: State) -> None:
-    """BASE-ROBBER-1: no production; BASE-ROBBER-2: everyone over 7 cards discards half, rounded down."""
-    s.pending_discards = {i: p.hand_size // 2 for i, p in enumerate(s.players) if p.hand_size > 7}
+    """BASE-ROBBER-1: no production; BASE-ROBBER-2: everyone over 7 cards (or the scenario's
+    ``discard_limit``) discards half, rounded down."""
+    limit = ctx.scenario.discard_limit
+    s.pending_discards = {i: p.hand_size // 2 for i, p in enumerate(s.players) if p.hand_size > limit(s, i)}
     if s.pending_discards:
         s.phase = "discard"
         ctx.emit("must_discard", players={str(k): v for k, v in s.pending_discards.items()})

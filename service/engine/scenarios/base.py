@@ -241,6 +241,10 @@ class Scenario:
         """The map data per player count (``mapdata.MapSpec.layout()``), for the full definition."""
         return {}
 
+    def board_tokens(self, state: State) -> dict[Node, str]:
+        """Tokens the module keeps on intersections, drawn on the board picture: ``{node: label}``."""
+        return {}
+
     def definition(self) -> dict[str, Any]:
         """The full definition (``GET /v1/scenarios/{id}``): the summary plus map data, component tables
         and the hooks this scenario overrides."""
@@ -281,6 +285,10 @@ class Scenario:
     def cards_held(self, state: State, player: int) -> int:
         """The cards of ``player``'s hand that count for a discard on a 7: the resource cards."""
         return state.players[player].hand_size
+
+    def discard_limit(self, state: State, player: int) -> int:
+        """BASE-ROBBER-2: on a 7 a player holding more than 7 cards discards half of them."""
+        return 7
 
     def gold_entitlement(self, terrain: str, kind: str) -> int:
         """How many free-choice picks a building on a producing hex of ``terrain`` gets (SEA-024)."""

@@ -301,31 +301,11 @@ def explore(ctx: Ctx, s: State, hidden: Optional[Mapping[str, Any]], rules: Mapp
     pool_hexes, pool_tokens = remaining_pile(s, hidden or {})
     player = ctx.action.player
     for h in targets:
-        number: Optional[int] = None
-        if given:
-            g = given.pop(0)
-            terrain, number = g.get("terrain"), g.get("number")
-            if "hex_pile" in ss:             # discovery_violations checked the piles hold them
-                ss["hex_pile"].remove(terrain)
-            if number is not None and "token_pile" in ss:
-                ss["token_pile"].remove(number)
-        elif "hex_pile" in ss:
-            if not ss["hex_pile"]:
-                return                      # R-006: pile empty -> nothing
-            terrain = ss["hex_pile"].pop(0)
-            if terrain in LAND and terrain != "desert" and ss.get("token_pile"):
-                number = ss["token_pile"].pop(0)
-        else:
-            terrain = _draw(pool_hexes, rng)
-            if terrain is None:
-                return
-            if terrain in LAND and terrain != "desert":
-                number = _draw(pool_tokens, rng)
-        if terrain not in LAND or terrain == "desert":
-            number = None
-        s.hexes = {**s.hexes, h: Tile(terrain, number)}   # (a new dict: copies of a state share the board)
-        ctx.board_changed = True
-        ss.setdefault("revealed", []).append([h[0], h[1], terrain, number])
+        found = turn_over(ss, given, pool_hexes, pool_tokens, rng)
+        if found is None:
+            return                          # R-006: pile empty -> nothing
+        terrain, number = found
+        lay_hex(ctx, s, h, terrain, number)
         reward: dict[str, int] = {}
         res = RESOURCE_OF.get(terrain)
         if res and s.bank.get(res, 0) > 0:
@@ -336,3 +316,41 @@ def explore(ctx: Ctx, s: State, hidden: Optional[Mapping[str, Any]], rules: Mapp
         ctx.emit("discovered", player=player, hex=list(h), terrain=terrain, number=number, reward=reward,
                  rule=rule, reveal_rule=rules["reveal"])
     s.rng_counter = rng.counter
+
+
+def turn_over(ss: dict, given: list, pool_hexes: dict, pool_tokens: dict,
+              rng: Rng) -> Optional[tuple[str, Optional[int]]]:
+    """R-006: what one unexplored space turns out to be, ``(terrain, number)``, or None when the pile is
+    empty: the next observed outcome in ``given`` (taken off the list), else the top of ``hex_pile`` /
+    ``token_pile`` in ``ss``, else a draw with ``rng`` from what the piles still hold (``pool_hexes`` /
+    ``pool_tokens``, see :func:`remaining_pile`). Sea and desert take no token (R-016)."""
+    number: Optional[int] = None
+    if given:
+        g = given.pop(0)
+        terrain, number = g.get("terrain"), g.get("number")
+        if "hex_pile" in ss:             # discovery_violations checked the piles hold them
+            ss["hex_pile"].remove(terrain)
+        if number is not None and "token_pile" in ss:
+            ss["token_pile"].remove(number)
+    elif "hex_pile" in ss:
+        if not ss["hex_pile"]:
+            return None
+        terrain = ss["hex_pile"].pop(0)
+        if terrain in LAND and terrain != "desert" and ss.get("token_pile"):
+            number = ss["token_pile"].pop(0)
+    else:
+        terrain = _draw(pool_hexes, rng)
+        if terrain is None:
+            return None
+        if terrain in LAND and terrain != "desert":
+            number = _draw(pool_tokens, rng)
+    if terrain not in LAND or terrain == "desert":
+        number = None
+    return terrain, number
+
+
+def lay_hex(ctx: Ctx, s: State, h: Hex, terrain: str, number: Optional[int]) -> None:
+    """Lay a turned-over hex on its space and record it in ``scenario_state["revealed"]`` (R-006)."""
+    s.hexes = {**s.hexes, h: Tile(terrain, number)}   # (a new dict: copies of a state share the board)
+    ctx.board_changed = True
+    s.scenario_state.setdefault("revealed", []).append([h[0], h[1], terrain, number])

@@ -9,14 +9,13 @@ from ...actions import WRONG_PHASE_RULE, own_handler
 from ...actions.robber import robbable
 from ...actions.trade import (harbor_rates, split_currencies, strict_phases_violation, trade_wrong_phase,
                               unaccepted_violation)
-from ...core import Action, Ctx, IllegalAction, Violation, fmt_cards
+from ...core import Action, Ctx, Violation, fmt_cards
 from ...geometry import Node, node_str
 from ...mapgraph import RESOURCES, MapGraph
 from ...rng import Rng
 from ...state import State
 from . import store
-from .data import (CARDS, COMMODITIES, COSTS, LEVEL_NAMES, MAX_LEVEL, METROPOLIS_LEVEL, TRACK_COMMODITY, TRACKS,
-                   WALLS)
+from .data import (CARDS, COMMODITIES, LEVEL_NAMES, MAX_LEVEL, METROPOLIS_LEVEL, TRACK_COMMODITY, TRACKS, WALLS)
 from .store import ck
 from .turn import NeedChoice, after_discards, resolve_roll
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import Ctx, Violation
-from ...geometry import node_str
 from ...state import State
 from . import store
 from .data import TRACKS

@@ -8,7 +8,7 @@ from typing import Any, Optional
 from ...module import ActionSpec
 from ...spec import F, Cards
 from ...state import State
-from .data import CARDS, COMMODITIES
+from .data import CARDS
 
 START_GOLD = 10                    # GOLD-006
 VP = 15                            # GOLD-002

@@ -30,7 +30,7 @@ from ...spec import EDGE, HEX, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Ma
 from ...state import DEV_CARDS, State
 from . import store
 from .data import (BARBARIAN_STEPS, CARDS, COMMODITIES, COSTS, DECKS, EVENTS, PROGRESS_CARDS, PROGRESS_LIMIT,
-                   SEA_VP_RAISE, TRACKS, VP_CARDS, VP_TARGET)
+                   SEA_VP_RAISE, TRACKS, VP_TARGET)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...core import Ctx

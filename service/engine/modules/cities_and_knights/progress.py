@@ -14,15 +14,15 @@ from ...actions import WRONG_PHASE_RULE, own_handler
 from ...actions.robber import robbable
 from ...core import Action, Ctx, Violation, fmt_cards
 from ...derive import victory_point_total
-from ...geometry import Node, node_str
+from ...geometry import node_str
 from ...mapgraph import RESOURCE_OF, RESOURCES, MapGraph
 from ...placement import road_connected, road_site, ship_connected, ship_site
 from ...rng import Rng
 from ...state import State, Tile
 from . import store
-from .actions import (cannot_afford, displace, metropolis_sites, network_nodes, pay, promote, promote_violations,
-                      retreat_violation, _retreat_options)
-from .data import CARD_RULE, CARDS, COMMODITIES, DECK_OF, LEVEL_NAMES, VP_CARDS, WALLS
+from .actions import (cannot_afford, displace, network_nodes, pay, promote, promote_violations, retreat_violation,
+                      _retreat_options)
+from .data import CARD_RULE, CARDS, COMMODITIES, DECK_OF, VP_CARDS, WALLS
 from .store import ck
 
 

@@ -10,17 +10,14 @@ naming the choices (the seeded dice are the same when it is posted again with th
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Optional
 
-from ...actions import own_handler
-from ...core import Action, Ctx, IllegalAction, Violation
-from ...geometry import node_str
+from ...core import Ctx, IllegalAction, Violation
 from ...mapgraph import RESOURCE_OF, RESOURCES
 from ...rng import Rng
 from ...state import State
 from . import store
-from .data import (COMMODITIES, COMMODITY_OF, DECKS, EVENT_FACES, HAND_LIMIT, PROGRESS_CARDS, PROGRESS_LIMIT,
-                   TRACKS, VP_CARDS)
+from .data import (COMMODITIES, COMMODITY_OF, DECKS, EVENT_FACES, HAND_LIMIT, PROGRESS_LIMIT, VP_CARDS)
 from .store import ck
 
 
