@@ -67,3 +67,72 @@ def test_bad_render_requests_are_422(client):
     assert render(client, {"state": st, "highlight": {"route_of": 3}}).status_code == 422
     assert render(client, {"state": st, "size": 500}).status_code == 422
     assert render(client, {"state": st, "colour": "red"}).status_code == 422
+
+
+def _big_board_state(radius: int = 11):
+    from .helpers import hexes
+    b = {}
+    for q in range(-radius, radius + 1):
+        for r in range(-radius, radius + 1):
+            if abs(q + r) <= radius:
+                b[(q, r)] = ("forest", 6) if (q * 7 + r * 3) % 4 else "sea"
+    return state(hexes(b), scenario="seafarers")
+
+
+def test_a_png_over_the_area_limit_is_422_naming_the_size_and_the_size_that_fits(client):
+    """400 hexes at size 80 would be some 3200 x 2800 pixels: refused before anything is drawn, with the
+    largest size that fits (never drawn smaller without asking); an SVG of the same board is drawn."""
+    from service.render import cache as pictures
+    st = _big_board_state()
+    r = render(client, {"state": st, "size": 80}, "?format=png")
+    assert r.status_code == 422 and r.mimetype == "application/problem+json"
+    err = r.get_json()["errors"][0]
+    assert err["pointer"] == "/size" and "pixels" in err["detail"] and "at most size" in err["detail"]
+    fits = int(err["detail"].split("at most size ")[1].split(" ")[0])
+    ok = client.post("/v1/render", json={"state": st, "size": fits})
+    w, h = pictures.svg_size(ok.get_data(as_text=True))
+    assert w * h <= pictures.MAX_AREA
+    assert render(client, {"state": st, "size": 80}).status_code == 200          # svg: no area limit
+
+
+def test_a_png_over_the_time_budget_is_422(client, monkeypatch):
+    from service.render import cache as pictures
+    monkeypatch.setattr(pictures, "PNG_BUDGET_SECONDS", 0.01)
+    st = client.post("/v1/games", json={"scenario": "base", "players": 3, "seed": 1}).get_json()["state"]
+    r = render(client, {"state": st, "size": 60}, "?format=png")
+    assert r.status_code == 422 and r.get_json()["errors"][0]["pointer"] == "/size"
+    assert "longer to draw" in r.get_json()["errors"][0]["detail"]
+
+
+def test_pngs_are_kept_by_what_they_draw(client, monkeypatch):
+    """The same picture is drawn once: a second state that differs only where the picture shows nothing
+    (a hand of cards) is answered from the cache, byte for byte; another size is another picture."""
+    pytest.importorskip("cairosvg", reason="cairosvg is not installed")
+    from service.api import tools
+    from service.render import cache as pictures
+    pictures.clear()
+    drawn = []
+    real = tools.png_of
+    monkeypatch.setattr(tools, "png_of", lambda svg: drawn.append(1) or real(svg))
+    st = client.post("/v1/games", json={"scenario": "base", "players": 3, "seed": 2}).get_json()["state"]
+    first = client.post("/v1/render?format=png", json={"state": st})
+    later = dict(st, turn=st["turn"] + 5)                 # the turn number is not drawn
+    again = client.post("/v1/render?format=png", json={"state": later})
+    assert first.status_code == again.status_code == 200 and first.data == again.data and len(drawn) == 1
+    client.post("/v1/render?format=png", json={"state": st, "size": 20})
+    assert len(drawn) == 2 and pictures.held() >= len(first.data)
+
+
+def test_the_picture_cache_is_bounded_in_bytes():
+    from service.render import cache as pictures
+    pictures.resize(10_000)
+    try:
+        for i in range(20):
+            pictures.put(pictures.key_of(f"<svg>{i}</svg>", "png"), b"x" * 2_000)
+        assert pictures.held() <= 10_000
+        assert pictures.get(pictures.key_of("<svg>19</svg>", "png")) == b"x" * 2_000
+        assert pictures.get(pictures.key_of("<svg>0</svg>", "png")) is None
+        pictures.put(pictures.key_of("<svg>huge</svg>", "png"), b"x" * 20_000)    # larger than the bound
+        assert pictures.get(pictures.key_of("<svg>huge</svg>", "png")) is None
+    finally:
+        pictures.resize(16 << 20)

@@ -22,6 +22,17 @@ DEFAULT_REQUEST_BUDGET = 10.0
 log = logging.getLogger("seafarers")
 
 
+def _memory_bounds(config: Any) -> None:
+    """The per-process memos' byte bound (``MEMO_MB`` per memo, 8 by default) and the rendered-picture
+    cache's (``RENDER_CACHE_MB``, 16): one process-wide setting each, taken from the configuration, then
+    the environment."""
+    from ..engine import memo
+    from ..render import cache as render_cache
+    memo.MEMO_BYTES = int(float(config.get("MEMO_MB", os.environ.get("MEMO_MB", "8"))) * (1 << 20))
+    render_cache.resize(int(float(config.get("RENDER_CACHE_MB", os.environ.get("RENDER_CACHE_MB", "16")))
+                            * (1 << 20)))
+
+
 def create_app(config: Optional[dict[str, Any]] = None) -> Flask:
     app = Flask(__name__)
     app.config.update(
@@ -36,6 +47,7 @@ def create_app(config: Optional[dict[str, Any]] = None) -> Flask:
         app.config.update(config)
     app.config["MAX_CONTENT_LENGTH"] = None  # bodies are measured by read_json, answered with problem+json
     app.extensions["graph_cache"] = GraphCache.from_config(app.config)
+    _memory_bounds(app.config)
     from .observability import init_app as init_observability
     init_observability(app)  # request ids, JSON logs, /readyz, /metrics
 

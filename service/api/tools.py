@@ -6,7 +6,7 @@ Views stay thin: read the body, load it, call the engine (``legal.py``) or the r
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 from flask import Blueprint, Response, current_app, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
@@ -211,8 +211,41 @@ def render_view():
             headers["X-Violations"] = ",".join(v.rule for v in verdict.violations)
     svg = state_svg(state, **options)
     if fmt == "png":
-        return Response(png_of(svg), mimetype="image/png", headers=headers)
+        return Response(render_png(svg, req["size"]), mimetype="image/png", headers=headers)
     return Response(svg, mimetype="image/svg+xml", headers=headers)
+
+
+def render_png(svg: str, size: Optional[float]) -> bytes:
+    """The PNG of ``svg``: from the picture cache when the same picture was drawn before; else, within
+    the area and time limits (``service/render/cache.py``; a 422 naming ``/size`` with the largest size
+    that fits when over), drawn and kept."""
+    from ..render import cache as pictures
+    key = pictures.key_of(svg, "png")
+    hit = pictures.get(key)
+    if hit is not None:
+        return hit
+    w, h = pictures.svg_size(svg)
+    shown = "the size asked" if size is None else f"size {size:g}"
+    if w * h > pictures.MAX_AREA:
+        fits = "" if size is None else f"; at most size {pictures.size_that_fits(size, w * h, pictures.MAX_AREA)}"
+        raise invalid([{"pointer": "/size", "detail":
+                        f"a PNG of this board at {shown} would be {w} x {h} pixels, over the "
+                        f"{pictures.MAX_AREA:,} pixels a picture may have{fits} (or ask for format svg)"}],
+                      "the render request")
+    shapes = svg.count("<")
+    if pictures.png_seconds(w * h, shapes) > pictures.PNG_BUDGET_SECONDS:
+        fits = ""
+        if size is not None:
+            fixed = shapes / 1000 * pictures.PNG_SECONDS_PER_KILOSHAPE
+            room = (pictures.PNG_BUDGET_SECONDS - fixed) / pictures.PNG_SECONDS_PER_MEGAPIXEL * 1e6
+            fits = f"; at most size {pictures.size_that_fits(size, w * h, max(1, int(room)))}"
+        raise invalid([{"pointer": "/size", "detail":
+                        f"a PNG of this board at {shown} would take longer to draw than the "
+                        f"{pictures.PNG_BUDGET_SECONDS:g} s a picture may take{fits} (or ask for format svg)"}],
+                      "the render request")
+    png = png_of(svg)
+    pictures.put(key, png)
+    return png
 
 
 @tools.get("/")

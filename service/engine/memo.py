@@ -1,19 +1,32 @@
 """Bounded per-process memos: how the engine (and the service above it) keep derived results between
 requests: route lengths, MNR witnesses, trade routes, island groups, loaded boards.
 
+Every memo is bounded twice: in entries (``size``) and in bytes (``max_bytes``, :data:`MEMO_BYTES` by
+default), the oldest entry going first. Bytes are estimated (:func:`approx_bytes`: the objects an entry
+holds, shared ones counted again), so the bound errs on the side of keeping less.
+
 >>> d = {}
 >>> for k in range(4):
 ...     bounded_put(d, k, k * k, size=3)
 >>> d
 {1: 1, 2: 4, 3: 9}
+>>> e = {}
+>>> for k in range(10):
+...     bounded_put(e, k, "x" * 100, max_bytes=1000)
+>>> len(e) < 10 and held_bytes(e) <= 1000
+True
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable
+import sys
+import threading
+from collections import OrderedDict
+from typing import Any, Callable, Hashable, Optional
 
 #: The default bound: entries kept before the oldest goes.
 MEMO_SIZE = 8192
-
+#: The default bound in bytes, per memo (the service may set it from its configuration at start-up).
+MEMO_BYTES = 8 << 20
 
 def per_board(graph: Any, key: str, compute: Callable[[Any], Any]) -> Any:
     """Data derived from a board's map graph alone (a module's network of spaces, distances...): computed
@@ -24,12 +37,146 @@ def per_board(graph: Any, key: str, compute: Callable[[Any], Any]) -> Any:
     return got
 
 
-def bounded_put(d: dict, key: Hashable, value: Any, size: int = MEMO_SIZE) -> None:
-    """``d[key] = value``, dropping the oldest entry first when ``d`` holds ``size``. Safe under threads:
-    another request dropping the same entry at once is harmless."""
-    if len(d) >= size:
+_getsizeof = sys.getsizeof
+_SAMPLE = 8                 # a container longer than twice this is measured by its first items
+_ATOMS = (int, float, str, bytes, bool, type(None))
+
+
+def approx_bytes(obj: Any, depth: int = 8) -> int:
+    """Roughly how many bytes ``obj`` holds: its own size and, for tuples, lists, sets, dicts and objects
+    with ``__dict__`` or ``__slots__``, what they hold (``depth`` levels down; shared objects counted
+    each time they are met, so the figure errs high; a long container by a sample of its items)."""
+    n = _getsizeof(obj)
+    if depth <= 0 or isinstance(obj, _ATOMS):
+        return n
+    depth -= 1
+    if isinstance(obj, dict):
+        if len(obj) > _SAMPLE * 2:                      # a long one: a sample, scaled up
+            part = 0
+            for i, (k, v) in enumerate(obj.items()):
+                if i == _SAMPLE:
+                    break
+                part += approx_bytes(k, depth) + approx_bytes(v, depth)
+            return n + part * len(obj) // _SAMPLE
+        for k, v in obj.items():
+            n += approx_bytes(k, depth) + approx_bytes(v, depth)
+    elif isinstance(obj, (tuple, list, set, frozenset)):
+        if len(obj) > _SAMPLE * 2:
+            part = 0
+            for i, x in enumerate(obj):
+                if i == _SAMPLE:
+                    break
+                part += approx_bytes(x, depth)
+            return n + part * len(obj) // _SAMPLE
+        for x in obj:
+            n += approx_bytes(x, depth)
+    else:
+        d = getattr(obj, "__dict__", None)
+        if d is not None:
+            n += approx_bytes(d, depth)
+        for cls in type(obj).__mro__:
+            for name in getattr(cls, "__slots__", ()):
+                x = getattr(obj, name, None)
+                if x is not None:
+                    n += approx_bytes(x, depth)
+    return n
+
+
+class _Ledger:
+    __slots__ = ("total", "sizes")
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.sizes: dict[int, int] = {}                 # id of a key held -> its entry's bytes
+
+
+_LEDGERS: dict[int, _Ledger] = {}
+
+
+def held_bytes(d: dict) -> int:
+    """The estimated bytes the memo ``d`` holds (0 for one never written by :func:`bounded_put`)."""
+    led = _LEDGERS.get(id(d))
+    return led.total if led is not None and d else 0
+
+
+def bounded_put(d: dict, key: Hashable, value: Any, size: int = MEMO_SIZE, nbytes: Optional[int] = None,
+                max_bytes: Optional[int] = None) -> None:
+    """``d[key] = value``, dropping the oldest entries first while ``d`` holds ``size`` entries or the
+    new entry would take it over ``max_bytes`` (:data:`MEMO_BYTES` when None). ``nbytes`` is the entry's
+    size when the caller knows it (else :func:`approx_bytes` of key and value). An entry larger than the
+    whole bound is not kept. Entries are counted by the identity of their key (held by ``d``, so it
+    stays the same while the entry is there; no second hash of a long key); a key put again while held
+    (two requests at once) is counted twice until the memo empties, which errs on the side of keeping
+    less. Safe under threads: another request dropping the same entry at once is harmless."""
+    cap = MEMO_BYTES if max_bytes is None else max_bytes
+    n = nbytes if nbytes is not None else approx_bytes(key) + approx_bytes(value)
+    led = _LEDGERS.get(id(d))
+    if led is None:
+        led = _LEDGERS[id(d)] = _Ledger()
+    elif not d and led.total:                           # cleared since
+        led.total = 0
+        led.sizes.clear()
+    if n > cap:
+        return
+    sizes = led.sizes
+    if len(d) >= size or led.total + n > cap:
         try:
-            del d[next(iter(d))]
+            while d and (len(d) >= size or led.total + n > cap):
+                k = next(iter(d))
+                del d[k]
+                led.total -= sizes.pop(id(k), 0)
         except (KeyError, RuntimeError, StopIteration):
             pass
     d[key] = value
+    sizes[id(key)] = n
+    led.total += n
+
+
+class ByteLRU:
+    """A thread-safe least-recently-used map bounded in bytes (each entry's size given when it is put)
+    and in entries.
+
+    >>> c = ByteLRU(max_bytes=10)
+    >>> c.put("a", b"12345", 5); c.put("b", b"123", 3); c.get("a") is not None
+    True
+    >>> c.put("c", b"1234", 4); c.get("b") is None, c.held
+    (True, 9)
+    """
+
+    def __init__(self, max_bytes: int, max_entries: int = 1 << 30) -> None:
+        self.max_bytes = max(0, int(max_bytes))
+        self.max_entries = max(1, int(max_entries))
+        self.data: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self.held = 0
+        self.lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Any:
+        with self.lock:
+            hit = self.data.get(key)
+            if hit is None:
+                return None
+            self.data.move_to_end(key)
+            return hit[0]
+
+    def put(self, key: Hashable, value: Any, nbytes: int) -> None:
+        """Keep ``value`` under ``key`` unless it is larger than the whole bound; drop the least recently
+        used entries while the bounds are exceeded."""
+        if nbytes > self.max_bytes:
+            return
+        with self.lock:
+            old = self.data.pop(key, None)
+            if old is not None:
+                self.held -= old[1]
+            self.data[key] = (value, nbytes)
+            self.held += nbytes
+            while self.held > self.max_bytes or len(self.data) > self.max_entries:
+                _, (_, n) = self.data.popitem(last=False)
+                self.held -= n
+
+    def clear(self) -> None:
+        with self.lock:
+            self.data.clear()
+            self.held = 0
+
+    def __len__(self) -> int:
+        return len(self.data)

@@ -16,7 +16,7 @@ from .state import State
 
 
 #: Bound of the route memo (entries, one per board, player network and building layout; the oldest entry
-#: goes first) and of the interned building keys.
+#: goes first) and of the interned building keys; both are bounded in bytes too (``memo.MEMO_BYTES``).
 MEMO_SIZE = 8192
 
 
@@ -48,7 +48,7 @@ def route_context(state: State, graph: MapGraph, blockers: Optional[dict] = None
     same = _BUILDING_KEYS.get(key)
     if same is not None:
         return owners, same
-    bounded_put(_BUILDING_KEYS, key, key, MEMO_SIZE)
+    bounded_put(_BUILDING_KEYS, key, key, MEMO_SIZE, nbytes=256 + 150 * len(key))
     return owners, key
 
 
@@ -107,13 +107,13 @@ def route_of(graph: MapGraph, player: int, eids: list[int], owners: dict[int, in
 
     Then, per connected part: a longest trail starts and ends at nodes of odd degree when there are any
     (else it could be extended), so a part with 0 or 2 of them is covered whole by an Euler trail;
-    otherwise chains of degree-2 nodes are contracted to weighted links and an exhaustive trail search
-    (bitmask of used links) runs from the odd nodes only, stopping as soon as a trail uses every piece.
+    otherwise chains of degree-2 nodes are contracted to weighted links and a trail search bounded by
+    proofs (:func:`_search`) runs from the odd nodes; it answers what an exhaustive search would.
 
     Results are memoised (one bounded memo per process, oldest out first) under exactly what they depend
     on: the board (``graph.memo_token``), the player, their pieces in order (the order decides which of
-    several longest trails is the witness) and who owns which intersection. Most actions leave most networks as they were, so a
-    position judged after the one before it finds them there.
+    several longest trails is the witness) and who owns which intersection. Most actions leave most
+    networks as they were, so a position judged after the one before it finds them there.
     """
     if len(eids) <= 1:
         if not eids:
@@ -125,29 +125,40 @@ def route_of(graph: MapGraph, player: int, eids: list[int], owners: dict[int, in
     if hit is not None:
         return hit[0], list(hit[1])
     n, path = _longest_route(owners, graph, player, eids)
-    bounded_put(_MEMO, key, (n, tuple(path)), MEMO_SIZE)
+    bounded_put(_MEMO, key, (n, tuple(path)), MEMO_SIZE, nbytes=300 + 40 * len(eids) + 8 * len(path))
     return n, path
 
 
 def _longest_route(owners: dict[int, int], graph: MapGraph, player: int,
                    eids: list[int]) -> tuple[int, list[tuple]]:
-    """The search behind :func:`route_of` (not memoised).
+    """The search behind :func:`route_of` (not memoised): fold the rules into the graph (:func:`_fold`);
+    without a junction of three pieces every part is a path or a cycle (:func:`_walk_parts`), else per
+    part an Euler trail or the bounded search (:func:`_general`)."""
+    first, second, more, ends = _fold(owners, graph.edge_node_ids, player, eids)
+    if more:
+        best = _general(_adjacency(first, second, more), ends)
+    else:
+        best = _walk_parts(first, second, ends)
+    return len(best), _edges(graph.edges, eids, best)
 
-    First the common case, no junction of three pieces: the rules folded as in :func:`_longest_general`
-    into flat arrays (the first and second piece at each node), each part a path or cycle walked whole.
-    A third piece at a node hands over to the general search."""
-    edge_node_ids = graph.edge_node_ids
-    m = len(eids)
-    if m == 1:
-        return 1, [graph.edges[~eids[0] if eids[0] < 0 else eids[0]]]
+
+def _fold(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player: int, eids: list[int]
+          ) -> tuple[list[int], list[int], list[tuple[int, int]], list[tuple[int, int]]]:
+    """The connection rules folded into split nodes: per node its first and second piece (by index into
+    ``eids``, in the order met; -1 for none), ``(node, piece)`` for every piece beyond two at a node, and
+    per piece its two nodes.
+
+    Node keys are ints: 2*nid (+1 for a ship end) where no building stands (SEA-022: a road and a ship do
+    not join there); 2*nid at an own building (roads and ships meet); an opponent's building gives every
+    piece touching it a dead end of its own (BASE-LR-2: a trail may end there, never pass through)."""
     key_of: dict[int, int] = {}
-    first: list[int] = []          # per node: its first piece
-    second: list[int] = []         # per node: its second piece, -1 for an end
-    end_a: list[int] = []          # per piece: its two nodes
-    end_b: list[int] = []
+    first: list[int] = []
+    second: list[int] = []
+    more: list[tuple[int, int]] = []
+    ends: list[tuple[int, int]] = []
     get_b = owners.get
-    for i in range(m):
-        x = eids[i]
+    i = 0
+    for x in eids:
         if x < 0:
             ship = 1
             a, b = edge_node_ids[~x]
@@ -165,7 +176,7 @@ def _longest_route(owners: dict[int, int], graph: MapGraph, player: int,
             elif second[va] < 0:
                 second[va] = i
             else:
-                return _longest_general(owners, graph, player, eids)
+                more.append((va, i))
         else:
             va = len(first)
             first.append(i)
@@ -181,118 +192,70 @@ def _longest_route(owners: dict[int, int], graph: MapGraph, player: int,
             elif second[vb] < 0:
                 second[vb] = i
             else:
-                return _longest_general(owners, graph, player, eids)
+                more.append((vb, i))
         else:
             vb = len(first)
             first.append(i)
             second.append(-1)
-        end_a.append(va)
-        end_b.append(vb)
-    # Every part a simple path or cycle, covered whole: the longest part (the first found of equal ones),
-    # walked from where the general search's Euler trail starts, so that the witness is the same: a path
-    # from its end if the part is found there; else from the first node found, from the end beyond its
-    # first piece if that piece is the whole side, otherwise from the end beyond its second piece; a cycle
-    # from its first node along its first piece.
-    n = len(first)
-    seen = [False] * n
+        ends.append((va, vb))
+        i += 1
+    return first, second, more, ends
+
+
+def _adjacency(first: list[int], second: list[int], more: list[tuple[int, int]]) -> list[list[int]]:
+    """Per node, its pieces in the order met (from :func:`_fold`'s arrays)."""
+    adj = [[f] if s < 0 else [f, s] for f, s in zip(first, second)]
+    for v, i in more:
+        adj[v].append(i)
+    return adj
+
+
+def _walk_parts(first: list[int], second: list[int], ends: list[tuple[int, int]]) -> list[int]:
+    """No node joins three pieces: every part is a simple path or cycle, covered whole. The longest part
+    (the first found of equal ones), walked from where :func:`_general`'s Euler trail would start, so that
+    the witness is the one it would give: a path from its end if the part is found there; else from the
+    first node found, from the end beyond its first piece if that piece is the whole side, otherwise from
+    the end beyond its second piece; a cycle from its first node along its first piece."""
+    seen = [False] * len(first)
     best: list[int] = []
-    for v0 in range(n):
+    for v0 in range(len(first)):
         if seen[v0]:
             continue
         seen[v0] = True
-        via = first[v0]
-        p1, v = [], v0
-        while True:
-            p1.append(via)
-            v = end_b[via] if end_a[via] == v else end_a[via]
-            seen[v] = True
-            if v == v0:
-                break                                     # round a cycle
-            nxt = second[v]
-            if nxt < 0:
-                break                                     # the end of a path
-            if nxt == via:
-                nxt = first[v]
-            via = nxt
-        if v == v0 or second[v0] < 0:
-            path = p1
-        else:
-            via = second[v0]
-            p2, v = [], v0
+        sides = []
+        for via in (first[v0], second[v0]):             # each way from v0, to a dead end or round
+            if via < 0:
+                break
+            side, v = [], v0
             while True:
-                p2.append(via)
-                v = end_b[via] if end_a[via] == v else end_a[via]
+                side.append(via)
+                a, b = ends[via]
+                v = b if a == v else a
                 seen[v] = True
+                if v == v0:
+                    break                                 # round a cycle
                 nxt = second[v]
                 if nxt < 0:
-                    break
-                if nxt == via:
-                    nxt = first[v]
-                via = nxt
-            if len(p1) == 1:
-                path = p1 + p2
-            else:
-                p2.reverse()
-                path = p2 + p1
+                    break                                 # the end of a path
+                via = first[v] if nxt == via else nxt
+            sides.append(side)
+            if v == v0:
+                break
+        if len(sides) == 1:
+            path = sides[0]
+        elif len(sides[0]) == 1:
+            path = sides[0] + sides[1]
+        else:
+            path = sides[1][::-1] + sides[0]
         if len(path) > len(best):
             best = path
-    return len(best), _edges(graph.edges, eids, best)
+    return best
 
 
-def _longest_general(owners: dict[int, int], graph: MapGraph, player: int,
-                     eids: list[int]) -> tuple[int, list[tuple]]:
-    """:func:`_longest_route` with junctions: fold, parts, Euler trail or exhaustive search."""
-    edge_node_ids = graph.edge_node_ids
-    m = len(eids)
-    # -- fold the connection rules into split nodes --------------------------------------------------
-    # Node keys are ints: 2*nid (+1 for a ship end) where no building stands; 2*nid at an own building
-    # (roads and ships meet); an opponent's building gives every piece its own dead end (no key).
-    key_of: dict[int, int] = {}
-    ends: list[tuple[int, int]] = []
-    adj: list[list[int]] = []
-    get_b = owners.get
-    branched = False
-    for i, x in enumerate(eids):
-        if x < 0:
-            ship = 1
-            a, b = edge_node_ids[~x]
-        else:
-            ship = 0
-            a, b = edge_node_ids[x]
-        bd = get_b(a)
-        if bd is None or bd == player:
-            k = a + a + ship if bd is None else a + a
-            va = key_of.get(k)
-            if va is None:
-                va = key_of[k] = len(adj)
-                adj.append([i])
-            else:
-                lst = adj[va]
-                lst.append(i)
-                if len(lst) > 2:
-                    branched = True
-        else:                                             # BASE-LR-2: a dead end for this piece only
-            va = len(adj)
-            adj.append([i])
-        bd = get_b(b)
-        if bd is None or bd == player:
-            k = b + b + ship if bd is None else b + b
-            vb = key_of.get(k)
-            if vb is None:
-                vb = key_of[k] = len(adj)
-                adj.append([i])
-            else:
-                lst = adj[vb]
-                lst.append(i)
-                if len(lst) > 2:
-                    branched = True
-        else:
-            vb = len(adj)
-            adj.append([i])
-        ends.append((va, vb))
-    if not branched:
-        return _longest_unbranched(adj, ends, len(adj), eids, graph.edges)
-    # -- connected parts (nodes in discovery order), largest first -------------------------------------
+def _general(adj: list[list[int]], ends: list[tuple[int, int]]) -> list[int]:
+    """The longest trail when some node joins three pieces, per connected part (largest first): a part
+    with 0 or 2 odd nodes is covered whole by an Euler trail (a longest trail starts and ends at odd
+    nodes when there are any, else it could be extended); otherwise :func:`_search`."""
     n = len(adj)
     part = [-1] * n
     parts: list[list[int]] = []
@@ -313,73 +276,24 @@ def _longest_general(owners: dict[int, int], graph: MapGraph, player: int,
                     stack.append(w)
         parts.append(nodes_)
     if len(parts) == 1:
-        sized = [(m, parts[0])]
+        sized = [(len(ends), parts[0])]
     else:
         count = [0] * len(parts)
         for a, _ in ends:
             count[part[a]] += 1
         sized = sorted(zip(count, parts), key=lambda cp: -cp[0])
-    best_len, best_path = 0, []
+    best: list[int] = []
     for size, nodes_ in sized:
-        if size <= best_len:
+        if size <= len(best):
             break
         odd = [v for v in nodes_ if len(adj[v]) & 1]
         if len(odd) <= 2:
-            path = _euler_trail(adj, ends, odd[0] if odd else nodes_[0], size, branched)
+            path = _euler_trail(adj, ends, odd[0] if odd else nodes_[0])
         else:
-            path = _search(adj, ends, nodes_, odd, size, best_len)
-        if len(path) > best_len:
-            best_len, best_path = len(path), path
-    return best_len, _edges(graph.edges, eids, best_path)
-
-
-def _longest_unbranched(adj: list[list[int]], ends: list[tuple[int, int]], n: int, eids: list[int],
-                        gedges: list) -> tuple[int, list[tuple]]:
-    """No node of degree 3: every part is a simple path or cycle, covered whole. The longest part (the
-    first found of equal ones), walked from where the general case's Euler trail starts, so the witness
-    is the same: a path's end if the part is found there; else from the first node found, the end beyond
-    its first piece if that piece is the whole side, otherwise the end beyond its second piece; a cycle
-    from its first node along its first piece."""
-    seen = [False] * n
-    best: list[int] = []
-    for v0 in range(n):
-        if seen[v0]:
-            continue
-        seen[v0] = True
-        first = adj[v0]
-        p1, v, via = [], v0, first[0]
-        while True:
-            p1.append(via)
-            a, b = ends[via]
-            v = b if a == v else a
-            seen[v] = True
-            if v == v0:
-                break                                     # round a cycle
-            nxt = adj[v]
-            if len(nxt) == 1:
-                break                                     # the end of a path
-            via = nxt[1] if nxt[0] == via else nxt[0]
-        if v == v0 or len(first) == 1:
-            path = p1
-        else:
-            p2, v, via = [], v0, first[1]
-            while True:
-                p2.append(via)
-                a, b = ends[via]
-                v = b if a == v else a
-                seen[v] = True
-                nxt = adj[v]
-                if len(nxt) == 1:
-                    break
-                via = nxt[1] if nxt[0] == via else nxt[0]
-            if len(p1) == 1:
-                path = p1 + p2
-            else:
-                p2.reverse()
-                path = p2 + p1
+            path = _search(adj, ends, nodes_, odd, size, len(best))
         if len(path) > len(best):
             best = path
-    return len(best), _edges(gedges, eids, best)
+    return best
 
 
 def _edges(gedges: list, eids: list[int], path: list[int]) -> list[tuple]:
@@ -391,21 +305,8 @@ def _edges(gedges: list, eids: list[int], path: list[int]) -> list[tuple]:
     return out
 
 
-def _euler_trail(adj: list[list[int]], ends: list[tuple[int, int]], start: int, size: int,
-                 branched: bool = True) -> list[int]:
+def _euler_trail(adj: list[list[int]], ends: list[tuple[int, int]], start: int) -> list[int]:
     """Hierholzer: a trail through every piece of a part with 0 or 2 odd nodes (``start`` odd if any)."""
-    if not branched:
-        # A simple path or cycle: the walk from ``start`` (what Hierholzer gives there).
-        out, v, via = [], start, -1
-        while len(out) < size:
-            for i in adj[v]:
-                if i != via:
-                    break
-            out.append(i)
-            a, b = ends[i]
-            v = b if a == v else a
-            via = i
-        return out
     used: set[int] = set()
     pos = {}
     stack: list[tuple[int, int]] = [(start, -1)]
@@ -432,10 +333,102 @@ def _euler_trail(adj: list[list[int]], ends: list[tuple[int, int]], start: int, 
 
 def _search(adj: list[list[int]], ends: list[tuple[int, int]], nodes_: list[int], odd: list[int],
             size: int, floor: int) -> list[int]:
-    """Longest trail of one part with 4+ odd nodes: contract degree-2 chains into weighted links, then
-    a depth-first search over links (used links as an int bitmask) from each odd node."""
-    # Links: walk from every node of degree != 2 along each piece until the next such node.
-    links: list[tuple[int, int, int, list[int]]] = []     # (from, to, length, pieces in order from -> to)
+    """Longest trail of one part with 4+ odd nodes, longer than ``floor`` (else ``[]``).
+
+    Chains of nodes of degree 2 are contracted into weighted links (:func:`_links`); a depth-first search
+    over links (used links as an int bitmask) runs from each odd node in turn, links in the order met. The
+    witness is the first trail in that order to reach the greatest length (the exhaustive search this
+    replaces kept a trail only when strictly longer than every earlier one, so the answer is the same).
+    Two things cut it short without changing which trail that is:
+
+    - a proven bound on the length (:func:`_bound`; for a small part, the count of odd nodes alone: a
+      trail leaves out at least one link for every two odd nodes beyond its two ends): once a trail
+      reaches it, no later one can be longer, so the search stops there;
+    - a branch that reaches a node by the same set of links as an earlier one (in another order) has the
+      same continuations, of the same lengths, all searched already: none of them can be strictly longer
+      than the best found since, so the branch is cut.
+    """
+    check_budget()                                      # the request's cost budget, once per search
+    links, at = _links(adj, ends, nodes_)
+    if len(links) <= SMALL:
+        top = size - sum(sorted(lk[2] for lk in links)[:(len(odd) - 2) // 2])
+    else:
+        top = _bound([(a, b, ln) for a, b, ln, _ in links], floor)
+    if top <= floor:
+        return []
+    if len(links) <= SMALL:
+        return _ordered(links, at, odd, top, floor, None)[0] or []
+    # A large part: the greatest length and the nodes trails of that length start from, when that is
+    # cheap to tell (few sets of links are light enough to leave out); then the search from those nodes
+    # only, stopped at that length. Else the search from every start, under the bound as it then stands.
+    got = _longest_ends(links, at, odd, size, top, floor)
+    if got is not None:
+        top, found = got
+        if found:
+            return _ordered(links, at, [v for v in odd if found >> v & 1], top, floor, None)[0] or []
+    if top <= floor:
+        return []
+    return _ordered(links, at, odd, top, floor, None)[0] or []
+
+
+def _ordered(links: list, at: dict[int, list[tuple[int, int, int]]], starts: list[int], top: int, floor: int,
+             budget: Optional[int]) -> tuple[Optional[list[int]], int]:
+    """The depth-first search: from each of ``starts`` in turn, links in the order met, the first trail
+    to reach the greatest length above ``floor`` (as pieces; ``[]`` if none is longer), stopped when a
+    trail reaches ``top``; None if it takes more than ``budget`` steps (``_ordered.best_seen`` is then the
+    longest trail it saw). A branch that reaches a node by the same set of links as an earlier one (in
+    another order) has the same continuations, of the same lengths, all searched already: none of them
+    can be longer than the best found since, so the branch is cut."""
+    best = [floor, None]
+    trail: list[tuple[int, int]] = []
+    seen: set[int] = set()
+    shift = max(at).bit_length()
+    steps = [budget if budget is not None else -1]
+
+    def dfs(v: int, used: int, length: int) -> bool:
+        if length > best[0]:
+            best[0] = length
+            best[1] = list(trail)
+            if length >= top:
+                return True
+        state = used << shift | v
+        if state in seen:
+            return False
+        seen.add(state)
+        steps[0] -= 1
+        if steps[0] == 0:
+            return True
+        if not steps[0] & 1023:   # the request's cost budget, every 1,024 steps of the search
+            check_budget()
+        for bit, w, ln in at[v]:
+            if used & bit:
+                continue
+            trail.append((bit, v))
+            if dfs(w, used | bit, length + ln):
+                return True
+            trail.pop()
+        return False
+
+    for s in starts:
+        if dfs(s, 0, 0):
+            break
+    if steps[0] == 0:
+        return None, max(best[0], floor + 1)
+    if best[1] is None:
+        return [], floor
+    out: list[int] = []
+    for bit, frm in best[1]:
+        a, b, ln, chain = links[bit.bit_length() - 1]
+        out.extend(chain if a == frm else reversed(chain))
+    return out, best[0]
+
+
+def _links(adj: list[list[int]], ends: list[tuple[int, int]], nodes_: list[int]
+           ) -> tuple[list[tuple[int, int, int, list[int]]], dict[int, list[tuple[int, int, int]]]]:
+    """The part's chains of nodes of degree 2 contracted: ``links`` ``(from, to, length, pieces in order
+    from -> to)``, walked from every node of degree other than 2 along each of its pieces in turn; and
+    ``at``: per such node, ``(link bit, other end, length)`` in that order (a loop listed twice)."""
+    links: list[tuple[int, int, int, list[int]]] = []
     done: set[int] = set()
     for v in nodes_:
         if len(adj[v]) == 2:
@@ -454,45 +447,435 @@ def _search(adj: list[list[int]], ends: list[tuple[int, int]], nodes_: list[int]
                 x, y = adj[u]
                 j = y if x == j else x
             links.append((v, u, len(chain), chain))
-    at: dict[int, list[tuple[int, int, int]]] = {}          # node -> [(link bit, other end, length)]
+    at: dict[int, list[tuple[int, int, int]]] = {}
     for k, (a, b, ln, _) in enumerate(links):
         at.setdefault(a, []).append((1 << k, b, ln))
-        if b != a:
-            at.setdefault(b, []).append((1 << k, a, ln))
-        else:
-            at[a].append((1 << k, a, ln))
-    best = [floor, None]
-    trail: list[int] = []
-    calls = [0]
+        at.setdefault(b, []).append((1 << k, a, ln))
+    return links, at
 
-    def dfs(v: int, used: int, length: int) -> bool:
-        calls[0] += 1
-        if not calls[0] & 1023:   # the request's cost budget, every 1,024 steps of the search
-            check_budget()
-        if length > best[0]:
-            best[0] = length
-            best[1] = (trail[0][1] if trail else v, list(trail))
-            if length == size:
-                return True
-        for bit, w, ln in at.get(v, ()):
-            if used & bit:
+
+#: Steps the search for the lightest parity-fixing links may take before the bound falls back to the count
+#: of odd nodes alone (it is a bound either way; the budget keeps its cost below the search it serves).
+PARITY_BUDGET = 1000
+#: Parts of at most this many links are searched with the count bound alone (cheaper than finding more).
+SMALL = 10
+
+
+def _bound(links: list, floor: int) -> int:
+    """No trail over ``links`` is longer than this (or, when this is at most ``floor``, none is longer
+    than ``floor``).
+
+    The lesser of two bounds: the bridges' (:func:`_bridge_bound`), and parity's: the trees hanging off
+    the rest folded away (:func:`_fold_trees`), what is left bounded by parity (:func:`_parity_bound`)."""
+    by_bridges = _bridge_bound(links)
+    core, inside = _fold_trees(links)
+    if not core:
+        return min(inside, by_bridges)
+    return min(by_bridges, _core_bound(core, inside, floor))
+
+
+def _core_bound(core: list[tuple[int, int, int]], inside: int, floor: int) -> int:
+    """:func:`_parity_bound` of what is left when trees are folded away, or ``inside`` if more."""
+    deg: dict[int, int] = {}
+    for a, b, _ in core:
+        deg[a] = deg.get(a, 0) + 1
+        deg[b] = deg.get(b, 0) + 1
+    # nodes renumbered dead ends first, so that the parity search settles them first (fewest choices)
+    order = {v: i for i, v in enumerate(sorted(deg, key=lambda v: deg[v]))}
+    core = [(order[a], order[b], ln) for a, b, ln in core]
+    at: dict[int, list[tuple[int, int, int]]] = {}
+    total = 0
+    for k, (a, b, ln) in enumerate(core):
+        total += ln
+        at.setdefault(a, []).append((1 << k, b, ln))
+        at.setdefault(b, []).append((1 << k, a, ln))
+    odd = [order[v] for v, d in deg.items() if d & 1]
+    if len(odd) <= 2:
+        return max(inside, total)
+    return max(inside, _parity_bound(core, at, odd, total, max(floor, inside)))
+
+
+def _bridge_bound(links: list[tuple[int, int, int]]) -> int:
+    """No trail over the connected ``links`` ``(a, b, length)`` is longer than this.
+
+    A link whose removal cuts the part in two (a bridge) is crossed at most once, so a trail runs along a
+    path of the tree the bridges make between the pieces that hold together without them (blobs): it
+    starts in one blob, crosses into the next by a bridge, ..., and ends in another (or stays in one).
+    Within a blob it goes from where it came in to where it goes out (or to a free end), and leaves out
+    at least one link for every two odd nodes beyond those (every link left out changes two nodes'
+    parity): the shortest such links of the blob. The best path through that tree (the longest path of a
+    tree, each blob weighed by how it is crossed) is the bound."""
+    adj: dict[int, list[tuple[int, int]]] = {}
+    for k, (a, b, _) in enumerate(links):
+        adj.setdefault(a, []).append((k, b))
+        adj.setdefault(b, []).append((k, a))
+    # bridges: a link into a subtree of the depth-first tree that nothing in the subtree climbs above
+    disc: dict[int, int] = {}
+    low: dict[int, int] = {}
+    bridges: set[int] = set()
+    for root in adj:
+        if root in disc:
+            continue
+        disc[root] = low[root] = len(disc)
+        stack = [(root, -1, iter(adj[root]))]
+        while stack:
+            v, via, it = stack[-1]
+            for k, w in it:
+                if k == via:
+                    continue
+                if w in disc:
+                    if disc[w] < low[v]:
+                        low[v] = disc[w]
+                else:
+                    disc[w] = low[w] = len(disc)
+                    stack.append((w, k, iter(adj[w])))
+                    break
+            else:
+                stack.pop()
+                if stack:
+                    u = stack[-1][0]
+                    if low[v] < low[u]:
+                        low[u] = low[v]
+                    if low[v] > disc[u]:
+                        bridges.add(via)
+    if not bridges:                                     # one blob: the count of odd nodes alone
+        deg: dict[int, int] = {}
+        for a, b, _ in links:
+            deg[a] = deg.get(a, 0) + 1
+            deg[b] = deg.get(b, 0) + 1
+        k = sum(1 for d in deg.values() if d & 1)
+        return sum(lk[2] for lk in links) - sum(sorted(lk[2] for lk in links)[:max(0, k - 2) // 2])
+    # blobs: what holds together without the bridges
+    blob: dict[int, int] = {}
+    for v in adj:
+        if v in blob:
+            continue
+        b_id = len(set(blob.values()))
+        blob[v] = b_id
+        stack = [v]
+        while stack:
+            u = stack.pop()
+            for k, w in adj[u]:
+                if k not in bridges and w not in blob:
+                    blob[w] = b_id
+                    stack.append(w)
+    count = len(set(blob.values()))
+    weight = [0] * count
+    lens: list[list[int]] = [[] for _ in range(count)]
+    odd: list[set[int]] = [set() for _ in range(count)]
+    for k, (a, b, ln) in enumerate(links):
+        if k in bridges:
+            continue
+        bb = blob[a]
+        weight[bb] += ln
+        lens[bb].append(ln)
+        odd[bb] ^= {a}
+        odd[bb] ^= {b}                                  # a loop adds two: no change
+    shortest = []
+    for bb in range(count):
+        acc = [0]
+        for ln in sorted(lens[bb]):
+            acc.append(acc[-1] + ln)
+        shortest.append(acc)
+
+    def through(bb: int, x: Optional[int], y: Optional[int]) -> int:
+        """At most the length of a trail within blob ``bb`` from ``x`` to ``y`` (None: anywhere)."""
+        ends_ = set(odd[bb])
+        if x is not None:
+            ends_ ^= {x}
+        if y is not None:
+            ends_ ^= {y}
+        left_out = (max(0, len(ends_) - (x is None) - (y is None)) + 1) // 2
+        acc = shortest[bb]
+        return max(0, weight[bb] - acc[min(left_out, len(acc) - 1)])
+
+    # the trees of blobs (one per part), each rooted at its first blob; children before parents
+    nbrs: list[list[tuple[int, int, int, int]]] = [[] for _ in range(count)]   # (own node, other node, blob, length)
+    for k in bridges:
+        a, b, ln = links[k]
+        nbrs[blob[a]].append((a, b, blob[b], ln))
+        nbrs[blob[b]].append((b, a, blob[a], ln))
+    parent = [-1] * count
+    order: list[int] = []
+    for root in range(count):
+        if parent[root] >= 0:
+            continue
+        parent[root] = root
+        i = len(order)
+        order.append(root)
+        while i < len(order):
+            bb = order[i]
+            i += 1
+            for _, _, c, _ in nbrs[bb]:
+                if parent[c] < 0:
+                    parent[c] = bb
+                    order.append(c)
+    down: dict[tuple[int, int], int] = {}               # (blob, node it is entered at) -> best onwards
+    best = 0
+    for bb in reversed(order):
+        kids = [(u, ln + down[(c, v)]) for u, v, c, ln in nbrs[bb] if parent[c] == bb and c != bb]
+        best = max(best, through(bb, None, None))
+        for i, (u, gain) in enumerate(kids):
+            best = max(best, through(bb, None, u) + gain)
+            for u2, gain2 in kids[i + 1:]:
+                best = max(best, through(bb, u, u2) + gain + gain2)
+        up = parent[bb]
+        for a in {v for _, v, c, _ in nbrs[up] if c == bb} if up != bb else ():
+            down[(bb, a)] = max([through(bb, a, None)] + [through(bb, a, u) + gain for u, gain in kids])
+    return best
+
+
+def _fold_trees(links: list) -> tuple[list[tuple[int, int, int]], int]:
+    """``links`` with every tree hanging off the rest folded into single links: ``(core, inside)``.
+
+    A node of degree 3 holding two dead-end links (lengths ``x >= y``) and one more link (length ``z``)
+    towards the rest: a trail that also uses the rest takes at most one of the dead ends, so it gains no
+    more than from one dead-end link of length ``z + x`` in their place; a trail that does not stays on
+    the three links and is no longer than ``x + y`` (or ``x + z``, ``y + z``: those trails also fit the
+    folded link, whose whole length is kept). Repeated until no node holds two dead ends; a part that is
+    one link in the end is a tree, whose longest trail goes into ``inside`` with the others' bounds.
+    Every trail over ``links`` is thus no longer than ``inside`` or than some trail over ``core``."""
+    a_of = [lk[0] for lk in links]
+    b_of = [lk[1] for lk in links]
+    ln_of = [lk[2] for lk in links]
+    at: dict[int, set[int]] = {}
+    for k in range(len(links)):
+        at.setdefault(a_of[k], set()).add(k)
+        at.setdefault(b_of[k], set()).add(k)
+    alive = set(range(len(links)))
+    inside = 0
+
+    def degree(v: int) -> int:
+        return sum(2 if a_of[k] == b_of[k] else 1 for k in at[v])
+
+    def other(k: int, v: int) -> int:
+        return b_of[k] if a_of[k] == v else a_of[k]
+
+    todo = [v for v in at if degree(v) == 1]
+    while todo:
+        u = todo.pop()
+        if len(at[u]) != 1 or degree(u) != 1:
+            continue
+        (k,) = at[u]
+        p = other(k, u)
+        dp = degree(p)
+        if dp == 1:                                   # the whole part is this one link
+            inside = max(inside, ln_of[k])
+            alive.discard(k)
+            at[u].clear()
+            at[p].clear()
+            continue
+        if dp == 3:
+            ends_ = [j for j in at[p] if j != k and a_of[j] != b_of[j] and len(at[other(j, p)]) == 1
+                     and degree(other(j, p)) == 1]
+            if not ends_:
                 continue
-            trail.append((bit, v))
-            if dfs(w, used | bit, length + ln):
+            j = ends_[0]
+            inside = max(inside, ln_of[k] + ln_of[j])
+            if ln_of[j] > ln_of[k]:
+                k, j, u = j, k, other(j, p)
+            alive.discard(j)                          # the shorter dead end
+            w = other(j, p)
+            at[w].clear()
+            at[p].discard(j)
+        # now p holds the dead end k and one other link: join them into one dead end
+        rest = [j for j in at[p] if j != k]
+        if len(rest) != 1 or a_of[rest[0]] == b_of[rest[0]]:
+            continue
+        j = rest[0]
+        q = other(j, p)
+        if q == u:                                    # two links between the same two nodes: a cycle
+            continue
+        inside = max(inside, ln_of[k] + ln_of[j])
+        ln_of[j] += ln_of[k]
+        if a_of[j] == p:
+            a_of[j] = u
+        else:
+            b_of[j] = u
+        alive.discard(k)
+        at[p].clear()
+        at[u] = {j}
+        todo.append(u)
+        if degree(q) == 1:
+            todo.append(q)
+    return [(a_of[k], b_of[k], ln_of[k]) for k in sorted(alive)], inside
+
+
+def _parity_bound(links: list, at: dict[int, list[tuple[int, int, int]]], odd: list[int], size: int,
+                  floor: int) -> int:
+    """No trail over ``links`` (of total length ``size``) is longer than this (or, when this is at most
+    ``floor``, none is longer than ``floor``).
+
+    A trail's own odd nodes are at most its two ends, so the links it leaves out change the parity of
+    every other odd node: they hold a link at each, and each link changes the parity of two nodes. The
+    lightest such set of links is searched for: take the lowest odd node not yet let be an end; either
+    let it be one of the (at most two) ends, or leave out one of its links (which changes the parity of
+    its two nodes). A branch is cut when what it left out, plus the lightest links that could fix the
+    odd nodes still left (one link for two), cannot be lighter than the lightest set found; the search
+    stops when the lightest set found weighs what the count of odd nodes allows (``(k - 2) / 2`` links),
+    or after :data:`PARITY_BUDGET` steps (then the count alone is the bound)."""
+    shortest = [0]
+    for ln in sorted(lk[2] for lk in links):
+        shortest.append(shortest[-1] + ln)
+    oddm = 0
+    for v in odd:
+        oddm |= 1 << v
+    loops = 0
+    for k, (a, b, _) in enumerate(links):
+        if a == b:
+            loops |= 1 << k
+    least = shortest[(len(odd) - 2) // 2]
+    lightest = [size - floor]                           # heavier sets leave no trail above ``floor``
+    budget = [PARITY_BUDGET]
+
+    def search(oddm: int, ends: int, free_ends: int, dropped: int, weight: int) -> bool:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return True                                 # given up
+        todo = oddm & ~ends
+        rest = todo.bit_count() - free_ends
+        if rest <= 0:
+            if weight < lightest[0]:
+                lightest[0] = weight
+            return weight <= least
+        if weight + shortest[(rest + 1) // 2] >= lightest[0]:
+            return False
+        low = todo & -todo
+        if free_ends and search(oddm, ends | low, free_ends - 1, dropped, weight):
+            return True
+        for bit, flip, ln in drops[low.bit_length() - 1]:
+            if dropped & bit:
+                continue
+            if search(oddm ^ flip, ends, free_ends, dropped | bit, weight + ln):
                 return True
-            trail.pop()
         return False
 
-    for s in odd:
-        if dfs(s, 0, 0):
-            break
-    if best[1] is None:
-        return []
-    out: list[int] = []
-    for bit, frm in best[1][1]:
-        a, b, ln, chain = links[bit.bit_length() - 1]
-        out.extend(chain if a == frm else reversed(chain))
-    return out
+    drops = {u: [(bit, (1 << u) ^ (1 << w), ln) for bit, w, ln in lst if not loops & bit] for u, lst in at.items()}
+    search(oddm, 0, 2, 0, 0)
+    if budget[0] < 0:
+        return size - least
+    return size - lightest[0]
+
+
+#: How far the bound may leave out more than the count of odd nodes asks for, for the ends of the trails
+#: that reach it to be looked for first.
+SLACK = 4
+#: Steps the search for the longest trails' ends may take (see :func:`_longest_ends`) before it gives up
+#: and the depth-first search runs from every start.
+ENDS_BUDGET = 4000
+
+
+def _longest_ends(links: list, at: dict[int, list[tuple[int, int, int]]], odd: list[int], size: int,
+                  top: int, floor: int) -> Optional[tuple[int, int]]:
+    """``(length, starts)``: the greatest length of a trail over ``links`` and the nodes (bitmask) from
+    which a trail of that length starts; or, with no starts (0), a bound on the length lower than ``top``
+    (a proven bound) when that much was cheap to tell; None when the search ran out of steps.
+
+    The lengths are asked for from ``top`` down while few sets of links are light enough to leave out
+    for them (at most :data:`SLACK` more than the count of odd nodes asks for): ``top`` first (settled at
+    once when a trail reaches it), then one less, and so on.
+
+    A trail covers a connected set of links with at most two odd nodes (its ends; none when it is closed,
+    and then it may start at any of its nodes); the links it leaves out fix the parity of every other odd
+    node. The search takes the lowest odd node not yet let be an end and either lets it be one of the (at
+    most two) ends, or leaves out one of its links (which changes the parity of its two nodes); when every
+    odd node left is an end, each connected part of the links kept is a trail's, and the heaviest parts
+    found so far give the length and the starts. Every trail is found so: the links it leaves out for
+    parity's sake are such a sequence of choices, and the part holding it is no lighter (so it is the
+    trail itself when that is a longest one). A branch is cut when what it left out, plus the lightest
+    links that could fix the odd nodes still left (one link for two), leaves less than the heaviest part
+    found; the search ends early when the first odd node starts a trail of length ``top`` (a proven
+    bound: there is nothing longer, and no start before it). Nodes are numbered dead ends first, so that
+    the search settles first the nodes with the fewest choices."""
+    shortest = [0]
+    for ln in sorted(lk[2] for lk in links):
+        shortest.append(shortest[-1] + ln)
+    back = sorted(at, key=lambda v: len(at[v]))
+    rank = {v: i for i, v in enumerate(back)}
+    ends_ = [(rank[a], rank[b], ln) for a, b, ln, _ in links]
+    at = {rank[v]: [(bit, rank[w], ln) for bit, w, ln in lst] for v, lst in at.items()}
+    oddm = 0
+    for v in odd:
+        oddm |= 1 << rank[v]
+    first = 1 << rank[odd[0]]
+    loops = 0
+    for k, (a, b, _) in enumerate(ends_):
+        if a == b:
+            loops |= 1 << k
+    full = (1 << len(links)) - 1
+    best = [top, 0]                                     # the heaviest part (at least best[0]), its starts
+    bound = [top]
+    steps = [ENDS_BUDGET]
+
+    def look(dropped: int, parity: int, weight: int) -> None:
+        kept = full & ~dropped
+        left = kept
+        rest = size - weight                            # the links kept not yet in a part looked at
+        while left and rest >= best[0]:
+            low = left & -left
+            comp = 0
+            wt = 0
+            a = ends_[low.bit_length() - 1][0]
+            stack = [a]
+            seen = 1 << a
+            while stack:
+                u = stack.pop()
+                for bit, w, ln in at[u]:
+                    if kept & bit and not comp & bit:
+                        comp |= bit
+                        wt += ln
+                        if not seen >> w & 1:
+                            seen |= 1 << w
+                            stack.append(w)
+            left &= ~comp
+            rest -= wt
+            if wt >= best[0]:
+                odd_ends = parity & seen
+                starts = odd_ends if odd_ends else seen & oddm
+                if wt > best[0]:
+                    best[0], best[1] = wt, starts
+                else:
+                    best[1] |= starts
+
+    def search(parity: int, ends: int, free_ends: int, dropped: int, weight: int) -> bool:
+        steps[0] -= 1
+        if steps[0] < 0:
+            return True
+        todo = parity & ~ends
+        rest = todo.bit_count() - free_ends
+        if rest <= 0:
+            look(dropped, parity, weight)
+            return best[0] >= bound[0] and bool(best[1] & first)
+        if size - weight - shortest[(rest + 1) // 2] < best[0]:
+            return False
+        low = todo & -todo
+        if free_ends and search(parity, ends | low, free_ends - 1, dropped, weight):
+            return True
+        for bit, flip, ln in drops[low.bit_length() - 1]:
+            if dropped & bit:
+                continue
+            if search(parity ^ flip, ends, free_ends, dropped | bit, weight + ln):
+                return True
+        return False
+
+    # per node, the links it may leave out: (link bit, the parity change, length); loops change nothing
+    drops = {u: [(bit, (1 << u) ^ (1 << w), ln) for bit, w, ln in lst if not loops & bit] for u, lst in at.items()}
+    count = shortest[(len(odd) - 2) // 2]
+    least = top
+    while least > floor and size - least - count <= SLACK:
+        best[0], best[1] = least, 0
+        search(oddm, 0, 2, 0, 0)
+        if steps[0] < 0:
+            return None
+        if best[1]:
+            out = 0
+            for i, v in enumerate(back):
+                if best[1] >> i & 1:
+                    out |= 1 << v
+            return best[0], out
+        bound[0] = least - 1                            # nothing reaches ``least``
+        least = bound[0] - 1 if least == top else bound[0]
+    return bound[0], 0
 
 
 def update_route_award(lengths: dict[int, int], holder: Optional[int], minimum: int = 5,
