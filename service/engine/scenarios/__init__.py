@@ -105,20 +105,6 @@ def scenario_of(state: Any) -> Scenario:
 register(Scenario())
 register(Seafarers())
 
-from .sc01_new_shores import NewShores          # noqa: E402  (the scenarios import the registry's base)
-from .sc02_four_islands import FourIslands      # noqa: E402
-from .sc03_four_islands import FourIslandsIV    # noqa: E402
-
-for _s in (NewShores(), FourIslands(), FourIslandsIV()):
-    register(_s)
-
-from .sc06_into_the_desert import IntoTheDesert3  # noqa: E402
-from .sc07_into_the_desert import IntoTheDesert4  # noqa: E402
-from .sc11_greater_catan import GreaterCatan     # noqa: E402
-
-for _s in (IntoTheDesert3(), IntoTheDesert4(), GreaterCatan()):
-    register(_s)
-
 discover()
 
 

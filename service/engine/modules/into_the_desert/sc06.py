@@ -16,14 +16,14 @@ token for a player's first settlement in any unknown area (SC06-005, R-019); 12 
 """
 from __future__ import annotations
 
-from ..core import Ctx
-from ..geometry import node_str
-from ..state import State
-from ._sc_common import (award_first_settlement, main_phase_settlement, node_regions, player_count_problems,
+from ...core import Ctx
+from ...geometry import node_str
+from ...state import State
+from ...scenarios._sc_common import (award_first_settlement, main_phase_settlement, node_regions, player_count_problems,
                          regions, spec_regions, validate_common, violation)
-from .components import harbor_row, hex_row, token_row
-from .mapdata import MappedScenario, MapSpec
-from .seafarers import Seafarers
+from ...scenarios.components import harbor_row, hex_row, token_row
+from ...scenarios.mapdata import MappedScenario, MapSpec
+from ...scenarios.seafarers import Seafarers
 
 #: Cell characters of the Into the Desert maps: every resource cell draws from one shuffled pool.
 DESERT_LEGEND = {"r": "pool:land", "u": "pool:land", "a": "pool:land", "b": "pool:land", "c": "pool:land",

@@ -3,18 +3,18 @@
 The printed map (Illustration H/I) is missing (R-001). Decided layout: a 5-row board (32 tiles) with an
 island in each corner (4, 4, 4 and 3 hexes) and a cross of sea between them; the 15 land hexes and their
 15 tokens are shuffled from the SC02 tables onto the island cells by the seeded generator (SC02-002), and
-the 8 harbour tokens onto two fixed slots per island (SEA-003). Scenario 3 (:mod:`.sc03_four_islands`)
+the 8 harbour tokens onto two fixed slots per island (SEA-003). Scenario 3 (:mod:`.sc03`)
 is the 4-player board with the same rules.
 """
 from __future__ import annotations
 
-from ..core import Ctx, Violation
-from ..islands import island_map
-from ..state import State
-from .components import harbor_row, hex_row, token_row
-from .hooks import HOME_ISLANDS, award_first_on_island, coastal_setup_ship_violations, home_islands, record_home_islands
-from .mapdata import MappedScenario, MapSpec, drawn_slots
-from .seafarers import Seafarers
+from ...core import Ctx, Violation
+from ...islands import island_map
+from ...state import State
+from ...scenarios.components import harbor_row, hex_row, token_row
+from ...scenarios.hooks import HOME_ISLANDS, award_first_on_island, coastal_setup_ship_violations, home_islands, record_home_islands
+from ...scenarios.mapdata import MappedScenario, MapSpec, drawn_slots
+from ...scenarios.seafarers import Seafarers
 
 HEXES = hex_row(17, 0, 0, 3, 3, 3, 3, 3)                    # SC02-002, table A
 TOKENS = token_row(1, 1, 2, 1, 2, 2, 2, 2, 1, 1)            # SC02-002, table B

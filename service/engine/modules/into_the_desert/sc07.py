@@ -1,6 +1,6 @@
 """Scenario 7 "Into the Desert" (IV): the four-player board of scenario 6.
 
-The map (Illustration N is missing, R-001): the 3-player board (see ``sc06_into_the_desert``) with a
+The map (Illustration N is missing, R-001): the 3-player board (see ``sc06``) with a
 seventh row, so 46 tiles: the same main island (larger area of 16 tiles, desert strip of 4, small area of
 3 with a gold field) above a sea channel, and three small islands along the bottom edge, the middle one
 carrying the second gold field. Fixed: deserts, gold fields, harbour slots; shuffled from the seed: the
@@ -12,8 +12,8 @@ area and the islands are unknown (SC07-004); one token for the first settlement 
 """
 from __future__ import annotations
 
-from .components import harbor_row, hex_row, token_row
-from .sc06_into_the_desert import IntoTheDesert3, desert_map
+from ...scenarios.components import harbor_row, hex_row, token_row
+from .sc06 import IntoTheDesert3, desert_map
 
 TOKENS = token_row(2, 2, 3, 3, 3, 3, 3, 3, 3, 1)
 HARBORS = harbor_row(5, 4)

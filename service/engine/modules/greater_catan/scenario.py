@@ -18,18 +18,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import Ctx
-from ..geometry import canonical_edge, hex_neighbours, node_str
-from ..rng import Rng
-from ..module import EventSpec
-from ..spec import HEX, PLAYER, Any_, F, Int
-from ..state import State
-from ._sc_common import node_regions, player_count_problems, regions, spec_regions, violation
-from ._sc_tokens import SC11_TOKENS, ReserveTokens, token_from_field
-from .base import BASE_TERRAINS, BASE_TOKENS, ring
-from .components import as_list, counts, harbor_row, hex_row, token_row
-from .mapdata import MappedScenario, MapSpec
-from .seafarers import Seafarers
+from ...core import Ctx
+from ...geometry import canonical_edge, hex_neighbours, node_str
+from ...rng import Rng
+from ...module import EventSpec
+from ...spec import HEX, PLAYER, Any_, F, Int
+from ...state import State
+from ...scenarios._sc_common import node_regions, player_count_problems, regions, spec_regions, violation
+from ...scenarios._sc_tokens import SC11_TOKENS, ReserveTokens, token_from_field
+from ...scenarios.base import BASE_TERRAINS, BASE_TOKENS, ring
+from ...scenarios.components import as_list, counts, harbor_row, hex_row, token_row
+from ...scenarios.mapdata import MappedScenario, MapSpec
+from ...scenarios.seafarers import Seafarers
 
 RESERVE = token_row(1, 1, 1, 1, 0, 0, 1, 1, 1, 0)        # SC11-005: 2, 3, 4, 5, 9, 10, 11 of the 2nd copy
 

@@ -7,8 +7,8 @@ SC03 tables onto the island cells (SC03-002), the token table as ruled in R-012 
 """
 from __future__ import annotations
 
-from .components import harbor_row, hex_row, token_row
-from .sc02_four_islands import FourIslands, four_islands_map
+from ...scenarios.components import harbor_row, hex_row, token_row
+from .sc02 import FourIslands, four_islands_map
 
 HEXES = hex_row(18, 0, 0, 4, 4, 4, 4, 4)                    # SC03-002, table A
 TOKENS = token_row(1, 2, 3, 2, 2, 2, 2, 3, 2, 1)            # SC03-002 as ruled by R-012 (a 9 dropped)

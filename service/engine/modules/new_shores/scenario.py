@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import Ctx, Violation
-from ..state import State
-from .base import BASE_TERRAINS, BASE_TOKENS
-from .components import add, counts, harbor_row, hex_row, token_row
-from .hooks import award_first_on_island, mainland_of, setup_area_violations
-from .mapdata import MappedScenario, MapSpec, drawn_slots
-from .seafarers import Seafarers
+from ...core import Ctx, Violation
+from ...state import State
+from ...scenarios.base import BASE_TERRAINS, BASE_TOKENS
+from ...scenarios.components import add, counts, harbor_row, hex_row, token_row
+from ...scenarios.hooks import award_first_on_island, mainland_of, setup_area_violations
+from ...scenarios.mapdata import MappedScenario, MapSpec, drawn_slots
+from ...scenarios.seafarers import Seafarers
 
 #: SC01-002: the mainland is a base-game island; the small islands use the scenario's table.
 MAINLAND_HEXES = counts(BASE_TERRAINS)
@@ -75,5 +75,5 @@ class NewShores(MappedScenario, Seafarers):
 
 
 def _islands(s: State) -> set[str]:
-    from ..islands import island_map
+    from ...islands import island_map
     return set(island_map(s).values())
