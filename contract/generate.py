@@ -105,7 +105,7 @@ def _actions(schemas: dict[str, Any]) -> None:
     }
 
 
-def _object(name: str, doc: str, users: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def _object(doc: str, users: dict[str, dict[str, Any]]) -> dict[str, Any]:
     return {"description": doc, "type": "object", "additionalProperties": False,
             "properties": {k: _field(e["field"], f"(In {_where(e['ids'])}.)") for k, e in sorted(users.items())}}
 
@@ -161,7 +161,7 @@ def build() -> dict[str, Any]:
     _null_as_absent(schemas)
     _actions(schemas)
     schemas["ScenarioState"] = _object(
-        "ScenarioState", "Data the scenario's rule modules keep, by key (each key in the scenarios whose modules "
+        "Data the scenario's rule modules keep, by key (each key in the scenarios whose modules "
         "declare it; any other key is a 422 naming it).", _users(lambda c: c.state.fields))
     player = _users(lambda c: c.player.fields)
     for k, e in sorted(player.items()):

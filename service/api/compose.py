@@ -35,10 +35,8 @@ _OBJ_SCHEMAS: dict[int, type[Schema]] = {}
 
 def field_of(t: T.Type, **kw: Any) -> fields.Field:
     """The marshmallow field that loads a value of declared type ``t``."""
-    if isinstance(t, T.NodeT):
-        return NodeCoord(**kw)
-    if isinstance(t, T.EdgeT):
-        return EdgeCoord(**kw)
+    if isinstance(t, T._Place):
+        return NodeCoord(**kw) if t.schema == "Node" else EdgeCoord(**kw)
     if isinstance(t, T.HexT):
         return HexCoord(**kw)
     if isinstance(t, T.Int):

@@ -121,14 +121,15 @@ def parse_state_where(raw: Any, cache: GraphCache, prefix: str = "/state") -> tu
     except ValidationError as e:
         raise invalid(pointerize(e.messages, prefix), "the state") from None
     options = loaded["options"]
+    scen = get_scenario(loaded["scenario"])
     switches = {k: v for k, v in options.items() if k in EXPANSIONS} if options else None
     if switches:    # the expansion switches decide the stack: one the scenario refuses is named first
-        refused = get_scenario(loaded["scenario"]).option_problems(switches, len(loaded["players"]))
+        refused = scen.option_problems(switches, len(loaded["players"]))
         if refused:
             raise invalid([{"pointer": f"{prefix}/options/" + k.replace("~", "~0").replace("/", "~1"), "detail": why}
                            for k, why in refused], "the state")
-    problems = declared_problems(with_expansions(get_scenario(loaded["scenario"]), options),
-                                 loaded["scenario_state"], extras, prefix)
+    game = with_expansions(scen, options)     # the game's stack, found once for the checks below
+    problems = declared_problems(game, loaded["scenario_state"], extras, prefix)
     if problems:
         raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")
     if extras:
@@ -136,7 +137,7 @@ def parse_state_where(raw: Any, cache: GraphCache, prefix: str = "/state") -> tu
             pd["extra"] = extra
     ss = loaded["scenario_state"]
     if None in ss.values():     # an optional key given as null is a key left out, unless null means something
-        fields = with_expansions(get_scenario(loaded["scenario"]), loaded["options"]).composition.state.fields
+        fields = game.composition.state.fields
         loaded["scenario_state"] = {k: v for k, v in ss.items() if v is not None or fields[k].nullable}
     try:
         state, where = build_state(loaded, prefix)

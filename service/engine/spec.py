@@ -118,29 +118,29 @@ class HexT(Type):
 
 
 @dataclass(frozen=True)
-class NodeT(Type):
+class _Place(Type):
+    """A place on a hex: ``[q, r, name]`` with ``name`` one of ``names`` (the contract's ``schema``)."""
+    names: tuple[str, ...] = ()
+    reason: str = ""
+    schema: str = ""
+
+    def problems(self, value, ptr):
+        if _ints(value, 2) and len(value) == 3 and value[2] in self.names:
+            return []
+        return [(ptr, self.reason)]
+
+    def openapi(self):
+        return {"$ref": f"#/components/schemas/{self.schema}"}
+
+
+def NodeT() -> _Place:
     """An intersection ``[q, r, corner]``."""
-
-    def problems(self, value, ptr):
-        if _ints(value, 2) and len(value) == 3 and value[2] in CORNERS:
-            return []
-        return [(ptr, "must be an intersection [q, r, corner] (corner N or S)")]
-
-    def openapi(self):
-        return {"$ref": "#/components/schemas/Node"}
+    return _Place(CORNERS, "must be an intersection [q, r, corner] (corner N or S)", "Node")
 
 
-@dataclass(frozen=True)
-class EdgeT(Type):
+def EdgeT() -> _Place:
     """A path ``[q, r, side]``."""
-
-    def problems(self, value, ptr):
-        if _ints(value, 2) and len(value) == 3 and value[2] in SIDES:
-            return []
-        return [(ptr, "must be a path [q, r, side] (side NE, E, SE, SW, W or NW)")]
-
-    def openapi(self):
-        return {"$ref": "#/components/schemas/Edge"}
+    return _Place(SIDES, "must be a path [q, r, side] (side NE, E, SE, SW, W or NW)", "Edge")
 
 
 @dataclass(frozen=True)

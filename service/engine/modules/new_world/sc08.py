@@ -50,6 +50,15 @@ TOKENS = token_row(1, 2, 2, 2, 2, 2, 3, 3, 2, 1)
 SC08_MAP = new_world_map(6, HEXES, TOKENS)
 
 
+def _harbor_candidates(state: State, graph, scen, player: int) -> list:
+    """``place_harbor`` on every coast side (the legal-action list keeps those its check allows)."""
+    if state.phase != "setup" or not state.scenario_state.get("harbor_pile"):
+        return []
+    from ...core import Action
+    return [Action("place_harbor", player, {"edge": e})
+            for eid, e in enumerate(graph.edges) if graph.edge_kind[eid] == "coast"]
+
+
 class NewWorld3(MappedScenario, Seafarers):
     id = "SC08"
     name = "A New World (III)"
@@ -63,7 +72,7 @@ class NewWorld3(MappedScenario, Seafarers):
         "SC08-001", "SC08-004", "SC08-005", "SC08-006", "SC08-007")
     ACTIONS = (ActionSpec("place_harbor", {"edge": F(EDGE, required=True, doc="the coast side the token faces")},
                           "Place a harbour token face down on a sea hex, facing the coast side named (R-020).",
-                          handler=lambda: make_handler("SC08-005")),)
+                          handler=lambda: make_handler("SC08-005"), candidates=_harbor_candidates),)
     OPTIONS = (OptionSpec("oldest_player", player_option, "a player number: the oldest player, who places the first "
                           "harbour token (SC08-005, R-020; default 0)"),)
     STATE = {
@@ -104,14 +113,6 @@ class NewWorld3(MappedScenario, Seafarers):
     # -- hooks -------------------------------------------------------------------------------------
     def check(self, ctx: Ctx):
         return harbor_phase_violation(ctx, self.rule_harbor)
-
-    def legal_candidates(self, state: State, graph, player: int) -> list:
-        """``place_harbor`` on every coast side (the legal-action list keeps those its check allows)."""
-        if state.phase != "setup" or not state.scenario_state.get("harbor_pile"):
-            return []
-        from ...core import Action
-        return [Action("place_harbor", player, {"edge": e})
-                for eid, e in enumerate(graph.edges) if graph.edge_kind[eid] == "coast"]
 
     def after_action(self, ctx: Ctx, s: State) -> None:
         # SC08-006 (R-018): the starting settlements, wherever they stand, fix the home islands.
