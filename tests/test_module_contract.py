@@ -8,6 +8,7 @@ import inspect
 import pytest
 
 from service.engine.module import HOOKS, ActionSpec, EventSpec, Hooks
+from service.engine.picture import Glyph, Layer
 from service.engine.scenarios import SCENARIOS, register
 from service.engine.scenarios.base import Scenario
 from service.engine.selfplay import play_game, playable_scenarios
@@ -111,6 +112,17 @@ def _make_beacon_scenario():
         def derived_extra(self, state, graph):
             return {**super().derived_extra(state, graph),
                     "beacon_height": dict(state.scenario_state.get("beacons") or {})}
+
+        def board_layers(self, state, graph):
+            lit = {int(p): n for p, n in (state.scenario_state.get("beacons") or {}).items()}
+            return [*super().board_layers(state, graph),
+                    Layer("beacon", "beacon (its height)", "triangle", "#ff6f00",
+                          tuple(Glyph((p, 0), str(n), p, f"beacon of player {p}") for p, n in sorted(lit.items())))]
+
+        def explain_extra(self, state, graph):
+            lit = dict(state.scenario_state.get("beacons") or {})
+            return {**super().explain_extra(state, graph),
+                    "beacons": {"heights": lit, "why": f"{len(lit)} beacon(s) lit (TEST-1: height 1 to 3)"}}
     return Beacons()
 
 
@@ -161,6 +173,16 @@ def test_a_scenario_defined_in_a_test_gets_everything_from_its_declarations(clie
     # its legal actions: the declared candidates, filtered through the same checks
     la = client.post("/v1/legal-actions", json={"state": st, "player": 0}).get_json()
     assert [a["height"] for a in la["actions"]["light_beacon"]] == [1, 2, 3]
+    # its picture: the module's layer drawn at its pieces and named in the legend (only once lit)
+    lit = v["state"]
+    svg = client.post("/v1/render", json={"state": st}).get_data(as_text=True)
+    assert 'class="layer beacon"' not in svg and "beacon (its height)" not in svg
+    svg = client.post("/v1/render", json={"state": lit}).get_data(as_text=True)
+    assert svg.count('class="layer beacon"') == 1 and "beacon (its height)" in svg
+    assert svg.count("beacon of player 0") == 1 and svg.count('class="glyph"') == 1
+    # its explanations, under the modules' own part
+    ex = client.post("/v1/derive?explain=true", json={"state": lit}).get_json()["explanations"]
+    assert ex["modules"] == {"beacons": {"heights": {"0": 2}, "why": "1 beacon(s) lit (TEST-1: height 1 to 3)"}}
     # its scenario page and its contract entry
     page = client.get(f"/v1/scenarios/{beacons.id}").get_json()
     assert "light_beacon" in page["actions"] and "derived_extra" in page["hooks"]

@@ -11,6 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from service.engine.scenarios import SCENARIOS  # noqa: E402
+from service.engine.mapgraph import MapGraph  # noqa: E402
 from service.render.svg import state_svg  # noqa: E402
 
 SEED = 1
@@ -33,8 +34,10 @@ def main() -> None:
                 print(f"skip {sid} {n}p: {e}")
                 continue
             name = f"{sid}-{n}p.svg"
+            graph = MapGraph.build(st.terrain_map())
             (here / name).write_text(state_svg(st, title=f"{sid} {scen.name}, {n} players",
-                                                      tokens=scen.board_tokens(st)), encoding="utf-8")
+                                               tokens=scen.board_tokens(st), layers=scen.board_layers(st, graph)),
+                                     encoding="utf-8")
             terr = [t.terrain for t in st.hexes.values()]
             frame, sea, unknown = terr.count("frame"), terr.count("sea"), terr.count("unknown")
             tiles = len(terr) - frame

@@ -124,4 +124,6 @@ def explain(state: State, graph: MapGraph, scenario: "Scenario") -> dict[str, An
         "largest_army": {"holder": state.largest_army_holder, "knights": {str(i): k for i, k in enumerate(knights)},
                          "why": _army_text(knights, state.largest_army_holder)},
         "winner": {"player": state.winner, "why": _winner_text(state, {p: v["total"] for p, v in vps.items()})},
+        # What the game's modules explain of their own rules (a scenario's tokens, an expansion's attack...).
+        "modules": scenario.explain_extra(state, graph),
     }

@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .actions import Handler
     from .core import Action, Ctx, Violation
     from .mapgraph import MapGraph
+    from .picture import Layer
     from .rng import Rng
     from .state import State
 
@@ -167,6 +168,14 @@ class Hooks(Protocol):
 
     def board_tokens(self, state: "State") -> dict[Any, str]:
         """Tokens the module keeps on intersections, for the board picture: ``{node: label}``."""
+
+    def board_layers(self, state: "State", graph: "MapGraph") -> list["Layer"]:
+        """What the module adds to the board picture (``picture.Layer``: its pieces, tokens and marks, each
+        kind with its legend words); a module adding to a lower module's layers calls ``super()``."""
+
+    def explain_extra(self, state: "State", graph: "MapGraph") -> dict[str, Any]:
+        """The module's own explanations (``explain=true``), ``{section: {..., "why": plain words citing the
+        rules}}``, under ``explanations.modules``; a module adding to a lower one's calls ``super()``."""
 
 
 #: The published hook list, in the order of :class:`Hooks`.

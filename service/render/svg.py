@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import math
 from html import escape
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Sequence
 
 from ..engine.geometry import Edge, Hex, Node, edge_hexes, edge_nodes
+from ..engine.picture import Glyph, Layer
 
 TERRAIN_FILL = {
     "sea": "#3b7dd8", "frame": "#1f4e8c", "desert": "#e3cfa4", "gold": "#e08a00", "fields": "#f5dc3c",
@@ -96,7 +97,8 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
           show_coords: bool = False, colours: tuple[str, ...] = PLAYER_COLOURS,
           svp: Optional[Mapping[Node, int]] = None, route: Optional[list[Edge]] = None,
           marks: Optional[Mapping[str, list]] = None, players: Optional[int] = None, legend: bool = True,
-          mark_label: str = "rule broken here", tokens: Optional[Mapping[Node, str]] = None) -> str:
+          mark_label: str = "rule broken here", tokens: Optional[Mapping[Node, str]] = None,
+          layers: Sequence[Layer] = ()) -> str:
     """The SVG text of a board: hexes by terrain (unexplored ones shown hidden, "?"), number tokens,
     harbours, roads, ships, settlements and cities in player colours, robber (R) and pirate (P).
 
@@ -106,8 +108,10 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
     ``marks`` (``{"hexes": [...], "nodes": [...], "edges": [...]}``, where a violation lies, circled in
     magenta), ``players`` (how many players the legend lists; default: those with pieces), ``legend``
     (the legend lists the players, the piece shapes, and the robber, pirate, route and marks when drawn)
-    ``mark_label`` (what the legend calls a mark) and ``tokens`` (node -> a short label: tokens a scenario
-    keeps on intersections, e.g. treasure chests)."""
+    ``mark_label`` (what the legend calls a mark), ``tokens`` (node -> a short label: tokens a scenario
+    keeps on intersections, e.g. treasure chests) and ``layers`` (what the game's rule modules add:
+    :class:`~service.engine.picture.Layer` s, each drawn by its shape and listed in the legend when it has
+    something on the board)."""
     shown = {h: t for h, t in hexes.items() if show_frame or t.terrain != "frame"}
     if size is None:
         size = auto_size(shown)
@@ -124,7 +128,9 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
         players = max(owners) + 1 if owners else 0
     shown_items = {"robber": robber is not None, "pirate": pirate is not None, "route": bool(route),
                    "mark": any(marks.values()) if marks else False}
-    legend_rows, legend_h = _legend_layout(players, size, w, shown_items, mark_label) if legend else ([], 0.0)
+    drawn_layers = [lay for lay in layers if lay.glyphs]
+    legend_rows, legend_h = (_legend_layout(players, size, w, shown_items, mark_label, drawn_layers) if legend
+                             else ([], 0.0))
     h = board_h + legend_h
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{minx:.1f} {miny:.1f} {w:.1f} {h:.1f}" '
            f'width="{w:.0f}" height="{h:.0f}" font-family="DejaVu Sans, sans-serif">',
@@ -185,6 +191,9 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
         out.append(f'<g class="token"><circle cx="{x:.1f}" cy="{y:.1f}" r="{size * 0.2:.1f}" fill="#8d6e63" '
                    f'stroke="#3e2723"/><text x="{x:.1f}" y="{y + size * 0.07:.1f}" text-anchor="middle" fill="#fff" '
                    f'font-size="{size * 0.2:.1f}">{escape(label)}</text></g>')
+    for lay in drawn_layers:
+        out.append(f'<g class="layer {escape(lay.key)}">' + "".join(
+            _glyph(lay, g, size, colours) for g in lay.glyphs) + "</g>")
     for hx, label, cls in ((robber, "R", "robber"), (pirate, "P", "pirate")):
         if hx is not None:
             cx, cy = hex_center(hx, size)
@@ -255,27 +264,31 @@ def _harbor(e: Edge, kind: str, hexes: Mapping[Hex, Any], size: float) -> str:
             f'font-weight="bold" fill="#1a1a1a">{escape(text)}</text></g>')
 
 
-def _legend_items(players: int, shown: Mapping[str, bool]) -> list[tuple[str, Any]]:
-    """The players, the piece shapes, and what else the picture shows (robber, pirate, route, marks)."""
+def _legend_items(players: int, shown: Mapping[str, bool], layers: Sequence[Layer] = ()) -> list[tuple[str, Any]]:
+    """The players, the piece shapes, and what else the picture shows (robber, pirate, route, marks, and
+    each module layer with something on the board)."""
     items: list[tuple[str, Any]] = [("player", p) for p in range(players)]
     items += [("settlement", None), ("city", None), ("road", None), ("ship", None)]
     items += [(k, None) for k in ("robber", "pirate", "route", "mark") if shown.get(k)]
+    items += [("layer", lay) for lay in layers]
     return items
 
 
 def _legend_text(kind: str, arg: Any, mark_label: str = "rule broken here") -> str:
     if kind == "player":
         return f"player {arg} ({PLAYER_NAMES[arg % len(PLAYER_NAMES)]})"
+    if kind == "layer":
+        return arg.legend
     return {"route": "longest route", "mark": mark_label}.get(kind, kind)
 
 
 def _legend_layout(players: int, size: float, width: float, shown: Mapping[str, bool],
-                   mark_label: str) -> tuple[list[list[tuple[str, Any, float]]], float]:
+                   mark_label: str, layers: Sequence[Layer] = ()) -> tuple[list[list[tuple[str, Any, float]]], float]:
     """Legend items flowed into rows that fit ``width``; returns the rows and their total height."""
     fs = min(14.0, max(10.0, size * 0.3))
     rows: list[list[tuple[str, Any, float]]] = [[]]
     x = 0.0
-    for kind, arg in _legend_items(players, shown):
+    for kind, arg in _legend_items(players, shown, layers):
         iw = fs * 2.2 + len(_legend_text(kind, arg, mark_label)) * fs * 0.6 + fs
         if rows[-1] and x + iw > width - fs:
             rows.append([])
@@ -314,6 +327,8 @@ def _legend(rows: list, x0: float, y0: float, size: float, colours: tuple[str, .
                            f'stroke="{ROUTE_CASING}" stroke-width="{fs * 0.8:.1f}" stroke-linecap="round"/>'
                            f'<line x1="{sx - s * 1.4:.1f}" y1="{y:.1f}" x2="{sx + s * 1.4:.1f}" y2="{y:.1f}" '
                            f'stroke="{ROUTE_CORE}" stroke-width="{fs * 0.45:.1f}" stroke-linecap="round"/>')
+            elif kind == "layer":
+                out.append(_shape(arg.shape, sx, y, fs * 0.55, arg.colour, "", fs))
             elif kind == "mark":
                 out.append(f'<circle cx="{sx:.1f}" cy="{y:.1f}" r="{s:.1f}" fill="none" stroke="{MARK}" '
                            f'stroke-width="{fs * 0.2:.1f}"/>')
@@ -322,6 +337,76 @@ def _legend(rows: list, x0: float, y0: float, size: float, colours: tuple[str, .
             x += iw
     out.append("</g>")
     return "".join(out)
+
+
+def _shape(shape: str, x: float, y: float, r: float, colour: str, label: str, size: float,
+           along: Optional[tuple[float, float, float, float]] = None) -> str:
+    """One module glyph's shape centred on ``(x, y)`` with radius ``r``, its label on it. ``band`` is drawn
+    along ``along`` (a path's two ends) when given, else as a short bar."""
+    sw = max(1.0, size * 0.04)
+    if shape == "disc":
+        body = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{colour}" stroke="#111" stroke-width="{sw:.1f}"/>'
+    elif shape == "square":
+        body = (f'<rect x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" fill="{colour}" '
+                f'stroke="#111" stroke-width="{sw:.1f}"/>')
+    elif shape == "diamond":
+        body = (f'<polygon points="{x:.1f},{y - r * 1.2:.1f} {x + r * 1.2:.1f},{y:.1f} {x:.1f},{y + r * 1.2:.1f} '
+                f'{x - r * 1.2:.1f},{y:.1f}" fill="{colour}" stroke="#111" stroke-width="{sw:.1f}"/>')
+    elif shape == "triangle":
+        body = (f'<polygon points="{x:.1f},{y - r * 1.2:.1f} {x + r * 1.1:.1f},{y + r * 0.8:.1f} '
+                f'{x - r * 1.1:.1f},{y + r * 0.8:.1f}" fill="{colour}" stroke="#111" stroke-width="{sw:.1f}"/>')
+    elif shape == "cross":
+        body = (f'<path d="M{x - r:.1f},{y - r:.1f} L{x + r:.1f},{y + r:.1f} M{x - r:.1f},{y + r:.1f} '
+                f'L{x + r:.1f},{y - r:.1f}" stroke="{colour}" stroke-width="{r * 0.45:.1f}" stroke-linecap="round"/>')
+    elif shape == "ring":
+        body = (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="none" stroke="{colour}" '
+                f'stroke-width="{r * 0.3:.1f}"/>')
+    else:  # band
+        x1, y1, x2, y2 = along if along is not None else (x - r * 1.4, y, x + r * 1.4, y)
+        body = (f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
+                f'stroke-opacity="0.75" stroke-linecap="round" stroke-width="{r * 0.9:.1f}"/>')
+    if label and shape not in ("ring", "band", "cross"):
+        body += (f'<text x="{x:.1f}" y="{y + r * 0.35:.1f}" text-anchor="middle" font-weight="bold" '
+                 f'font-size="{r * (1.0 if len(label) < 3 else 0.75):.1f}" fill="{_ink(colour)}">{escape(label)}</text>')
+    elif label:
+        body += (f'<text x="{x:.1f}" y="{y - r * 1.2:.1f}" text-anchor="middle" font-weight="bold" '
+                 f'font-size="{r * 0.9:.1f}" fill="#111">{escape(label)}</text>')
+    return body
+
+
+def _ink(fill: str) -> str:
+    """Black or white text, whichever reads on ``fill`` (a ``#rrggbb`` colour)."""
+    try:
+        r, g, b = (int(fill[i:i + 2], 16) for i in (1, 3, 5))
+    except ValueError:
+        return "#111"
+    return "#111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#fff"
+
+
+def _glyph(layer: Layer, g: Glyph, size: float, colours: tuple[str, ...]) -> str:
+    """A module glyph: on a hex it sits below the hex's centre (the number token keeps the middle), on an
+    intersection on the corner, on a path at its middle (a ``band`` along the whole path)."""
+    colour = layer.colour if g.player is None else colours[g.player % len(colours)]
+    where = g.where()
+    along = None
+    if where == "hex":
+        x, y = hex_center(tuple(g.at), size)
+        y += size * 0.55
+        r = size * 0.2
+    elif where == "node":
+        x, y = node_point(tuple(g.at), size)
+        r = size * 0.17
+    else:
+        (x1, y1), (x2, y2) = (node_point(n, size) for n in edge_nodes(tuple(g.at)))
+        x, y = (x1 + x2) / 2, (y1 + y2) / 2
+        r = size * 0.17
+        along = (x1, y1, x2, y2)
+    if layer.shape == "ring":
+        r = size * (0.75 if where == "hex" else 0.32)
+        if where == "hex":
+            y -= size * 0.55
+    title = f"<title>{escape(g.note or layer.legend)}</title>"
+    return f'<g class="glyph">{title}{_shape(layer.shape, x, y, r, colour, g.label, size, along)}</g>'
 
 
 def _edge_piece_icon(x: float, y: float, fs: float) -> str:

@@ -248,6 +248,14 @@ class Scenario:
         """Tokens the module keeps on intersections, drawn on the board picture: ``{node: label}``."""
         return {}
 
+    def board_layers(self, state: State, graph: Any) -> list:
+        """What the module adds to the board picture: ``[picture.Layer]`` (none in the base game)."""
+        return []
+
+    def explain_extra(self, state: State, graph: Any) -> dict[str, Any]:
+        """The module's own explanations, ``{section: {..., "why": ...}}`` (none in the base game)."""
+        return {}
+
     def definition(self) -> dict[str, Any]:
         """The full definition (``GET /v1/scenarios/{id}``): the summary plus map data, component tables
         and the hooks this scenario overrides."""
