@@ -141,7 +141,11 @@ def start_game(scenario_id: str, players: int, seed: int, options: Optional[Mapp
     if players not in scen.players:
         raise GameRefused([("players", f"scenario {scen.id!r} is for {list(scen.players)} players")])
     options = dict(options or {})
-    problems = scen.option_problems(options, players)
+    # the expansion switches first (one the scenario refuses is named), then every option against the
+    # game's stack: an expansion's own options (its variants) exist only with it switched on
+    problems = scen.option_problems({k: v for k, v in options.items() if k in EXPANSIONS}, players)
+    if not problems:
+        problems = with_expansions(scen, options).option_problems(options, players)
     if problems:
         raise GameRefused([("options/" + k.replace("~", "~0").replace("/", "~1"), why) for k, why in problems])
     try:

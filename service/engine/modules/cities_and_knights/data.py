@@ -70,3 +70,20 @@ CARD_RULE = {
     "merchant_fleet": "CK-PROG-T4", "resource_monopoly": "CK-PROG-T5", "trade_monopoly": "CK-PROG-T6",
 }
 assert all(sum(DECKS[d].values()) == 18 for d in TRACKS)      # CK-COMP-4
+
+#: CK-PROG-9: the names of the 2025 English printing (same effects and counts), by card ID. The referee
+#: takes either name wherever an action names a progress card (``card_id``); states, events and the
+#: legal-action list always use the IDs.
+NAMES_2025 = {
+    "alchemist": "alchemy", "engineer": "engineering", "inventor": "invention", "printer": "printing",
+    "smith": "smithing", "bishop": "taxation", "deserter": "treason", "diplomat": "diplomacy",
+    "saboteur": "sabotage", "spy": "espionage", "warlord": "encouragement", "master_merchant": "guild_dues",
+}
+ALIASES = {v: k for k, v in NAMES_2025.items()}
+#: What an action may name a progress card by: its ID or its 2025 name (CK-PROG-9).
+CARD_NAMES = PROGRESS_CARDS + tuple(NAMES_2025[c] for c in PROGRESS_CARDS if c in NAMES_2025)
+
+
+def card_id(name):
+    """CK-PROG-9: the card ID of a progress card named by its ID or its 2025 name (None stays None)."""
+    return ALIASES.get(name, name)

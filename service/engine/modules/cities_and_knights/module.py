@@ -29,8 +29,8 @@ from ...scenarios.seafarers import SEAFARERS_ACTION_SPECS
 from ...spec import EDGE, HEX, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Map, Obj, PLAYER_KEY, Str
 from ...state import DEV_CARDS, State
 from . import store
-from .data import (BARBARIAN_STEPS, CARDS, COMMODITIES, COSTS, DECKS, EVENTS, PROGRESS_CARDS, PROGRESS_LIMIT,
-                   SEA_VP_RAISE, TRACKS, VP_TARGET)
+from .data import (BARBARIAN_STEPS, CARD_NAMES, CARDS, COMMODITIES, COSTS, DECKS, EVENTS, NAMES_2025, PROGRESS_CARDS,
+                   PROGRESS_LIMIT, SEA_VP_RAISE, TRACKS, VP_TARGET, card_id)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...core import Ctx
@@ -64,6 +64,9 @@ def _pc(state, graph, scen, p):
 
 
 _CARD = Str(CARDS)
+#: CK-PROG-9: a progress card named by an action, by its ID or its 2025 name (``data.card_id``).
+_NAME = Str(CARD_NAMES)
+_NAMES_DOC = ", ".join(f"{new} = {old}" for old, new in NAMES_2025.items())
 _CHOICES = {
     "pillage": F(Map(NODE, key=PLAYER_KEY, max_len=4), nullable=True,
                  doc="CK-BARB-4: per losing player with several plain cities, the city they give up"),
@@ -71,7 +74,7 @@ _CHOICES = {
                         doc="CK-BARB-6: per tied best defender, the deck they draw from"),
     "fighting": F(Map(List(NODE, max_len=6), key=PLAYER_KEY, max_len=4), nullable=True,
                   doc="CK-VAR-MEANIES: per player the active knights sent against the barbarians (left out: all)"),
-    "progress_discards": F(Map(Str(PROGRESS_CARDS), key=PLAYER_KEY, max_len=4), nullable=True,
+    "progress_discards": F(Map(_NAME, key=PLAYER_KEY, max_len=4), nullable=True,
                            doc="CK-PROG-5: per player over 4 progress cards outside their turn, the card put back"),
 }
 CK_ACTION_SPECS = (
@@ -123,7 +126,8 @@ CK_ACTION_SPECS = (
     next(a for a in SEAFARERS_ACTION_SPECS if a.type == "choose_gold"),     # CK-IMP-5: the Aqueduct's pick
     ActionSpec("buy_development_card", handler=_h("NoDevelopmentCards")),
     ActionSpec("play_progress", {
-        "card": F(Str(PROGRESS_CARDS), required=True, doc="the progress card played (CK-PROG-S1..T6)"),
+        "card": F(_NAME, required=True, doc="the progress card played (CK-PROG-S1..T6), by its ID or its name in "
+                                             "the 2025 printing (CK-PROG-9: " + _NAMES_DOC + ")"),
         "node": F(NODE, nullable=True, doc="Engineer: the city walled; Medicine: the settlement; Deserter: where "
                                           "your knight goes; Intrigue: the knight displaced"),
         "nodes": F(List(NODE, max_len=2), nullable=True, doc="Smith: the knights promoted"),
@@ -136,7 +140,7 @@ CK_ACTION_SPECS = (
         "target": F(PLAYER, nullable=True, doc="Deserter, Spy, Master Merchant: the opponent"),
         "removed": F(NODE, nullable=True, doc="Deserter: the knight its owner removes (their choice)"),
         "retreat": F(NODE, nullable=True, doc="Intrigue: where the displaced knight's owner moves it"),
-        "progress": F(Str(PROGRESS_CARDS), nullable=True, doc="Spy: the card taken"),
+        "progress": F(_NAME, nullable=True, doc="Spy: the card taken"),
         "take": F(Cards(CARDS), nullable=True, doc="Master Merchant: the 2 cards taken"),
         "cards": F(Map(Cards(CARDS), key=PLAYER_KEY, max_len=4), nullable=True,
                    doc="Saboteur: each victim's discards; Wedding: each guest's gift (their choice)"),
@@ -149,11 +153,13 @@ CK_ACTION_SPECS = (
                       doc="Resource Monopoly: the resource"),
         "commodity": F(Str(COMMODITIES), nullable=True, doc="Trade Monopoly: the commodity"),
     }, "Play a progress card (CK-PROG-3).", handler=_p("PlayProgress"), candidates=_pc),
-    ActionSpec("end_turn", {"put_back": F(List(Str(PROGRESS_CARDS), max_len=10), nullable=True,
+    ActionSpec("end_turn", {"put_back": F(List(_NAME, max_len=10), nullable=True,
                                           doc="CK-PROG-5: the progress cards put back to end the turn with 4")},
                candidates=_cands("end_turn_candidates")),
 )
-#: CK-CHG-2, CK-VP-2: no development cards are played, so no Largest Army is ever awarded.
+#: CK-CHG-2, CK-VP-2: no development cards are played, so no Largest Army is ever awarded. Only these go:
+#: CK-SEA-2, with Seafarers ``build_ship`` (1 lumber + 1 wool) and the trade route counting ships (the
+#: Longest Trade Route, 2 VP) stay the modules' below.
 DEV_ACTIONS = ("discard", "play_knight", "play_road_building", "play_year_of_plenty",
                "play_monopoly")
 
@@ -247,9 +253,15 @@ class CitiesAndKnights:
         "merchant": F(Any_("CK-PROG-T3")),
     }))}
     EVENTS = CK_EVENTS
+    #: CK-VAR: the variants are options of a game with Cities & Knights, off unless switched on (the
+    #: game's stack declares them, so a game without the module refuses them); CK-VAR-5-6 is not played.
     OPTIONS = (
         OptionSpec("BASE-VAR-STRICT-PHASES", lambda value, players: value is False,
                    "false only: with Cities & Knights trade and build are always one phase (CK-CHG-7)"),
+        OptionSpec("harbormaster", lambda value, players: value is False,
+                   "false only: the Harbormaster is a separate variant (Atlantis, Traders & Barbarians), not part of "
+                   "Cities & Knights nor of its combination with Seafarers, and no scenario played here names it "
+                   "(CK-SEA-13)"),
         OptionSpec("CK-VAR-MEANIES", flag_option,
                    "true or false (default false): each player chooses which active knights fight the barbarians "
                    "(the roll's fighting); only those are deactivated (CK-VAR-MEANIES)"),
@@ -376,7 +388,7 @@ class CitiesAndKnights:
         """CK-PROG-5: the active player ends the turn holding at most 4 progress cards."""
         s, a = ctx.state, ctx.action
         over = store.progress_count(s, a.player) - PROGRESS_LIMIT
-        back = a.get("put_back") or []
+        back = [card_id(c) for c in a.get("put_back") or []]          # CK-PROG-9
         held = dict(store.hand(s.copy(), a.player))
         for c in back:
             if held.get(c, 0) <= 0:
@@ -408,7 +420,7 @@ class CitiesAndKnights:
     def on_turn_end(self, ctx: "Ctx", s: State) -> None:
         super().on_turn_end(ctx, s)
         c = store.ck(s)
-        back = ctx.action.get("put_back") or []
+        back = [card_id(c) for c in ctx.action.get("put_back") or []]   # CK-PROG-9
         h = store.hand(s, ctx.action.player)
         for card in back:                                     # CK-PROG-5, CK-PROG-6: under its deck
             h[card] -= 1

@@ -22,7 +22,7 @@ from ...state import State, Tile
 from . import store
 from .actions import (cannot_afford, displace, network_nodes, pay, promote, promote_violations, retreat_violation,
                       _retreat_options)
-from .data import CARD_RULE, CARDS, COMMODITIES, DECK_OF, VP_CARDS, WALLS
+from .data import CARD_RULE, CARDS, COMMODITIES, DECK_OF, VP_CARDS, WALLS, card_id
 from .store import ck
 
 
@@ -429,7 +429,7 @@ class Spy(Card):
     """CK-PROG-P7: take one progress card (not a VP card) of an opponent."""
     def check(self, ctx):
         s, a = ctx.state, ctx.action
-        q, c = a.get("target"), a.get("progress")
+        q, c = a.get("target"), card_id(a.get("progress"))
         if q is None or q == a.player:
             return _v("spy", "the Spy names an opponent: give target", "/action/target")
         if not store.progress_count(s, q):
@@ -442,7 +442,7 @@ class Spy(Card):
 
     def apply(self, ctx, s):
         a = ctx.action
-        q, c = a.get("target"), a.get("progress")
+        q, c = a.get("target"), card_id(a.get("progress"))
         h = store.hand(s, q)
         h[c] -= 1
         if not h[c]:
@@ -648,7 +648,7 @@ class PlayProgress:
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
         a, s = ctx.action, ctx.state
-        card = a.get("card")
+        card = card_id(a.get("card"))                        # CK-PROG-9: the 2025 name is the same card
         if store.hand(s.copy(), a.player).get(card, 0) <= 0:
             return [Violation("CK-PROG-3", f"player {a.player} holds no {card} card", "/action/card")]
         return CARDS_PLAYED[card].check(ctx)
@@ -656,7 +656,7 @@ class PlayProgress:
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
         a = ctx.action
-        card = a.get("card")
+        card = card_id(a.get("card"))                        # CK-PROG-9
         h = store.hand(s, a.player)
         h[card] -= 1
         if not h[card]:

@@ -17,7 +17,7 @@ from ...mapgraph import RESOURCE_OF, RESOURCES
 from ...rng import Rng
 from ...state import State
 from . import store
-from .data import (COMMODITIES, COMMODITY_OF, DECKS, EVENT_FACES, HAND_LIMIT, PROGRESS_LIMIT, VP_CARDS)
+from .data import (COMMODITIES, COMMODITY_OF, DECKS, EVENT_FACES, HAND_LIMIT, PROGRESS_LIMIT, VP_CARDS, card_id)
 from .store import ck
 
 
@@ -110,7 +110,7 @@ def receive_progress(ctx: Ctx, s: State, p: int, card: str, why: str) -> None:
     h[card] = h.get(card, 0) + 1
     ctx.emit("progress_drawn", player=p, card=card, why=why)
     if p != s.current_player and store.progress_count(s, p) > PROGRESS_LIMIT:
-        choice = (ctx.action.get("progress_discards") or {}).get(str(p))
+        choice = card_id((ctx.action.get("progress_discards") or {}).get(str(p)))     # CK-PROG-9
         held = sorted(c for c, n in h.items() if n)
         if choice is None or choice not in held:
             raise NeedChoice(Violation(
