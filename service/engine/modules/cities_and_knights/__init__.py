@@ -13,13 +13,18 @@ from .seafaring import SeafaringCitiesAndKnights
 
 def adjust(scen: Any) -> Optional[type]:
     """A scenario's own rules with Cities & Knights: GOLD's costs and start (GOLD-002, -006, -012..015,
-    -017); the pirate with Seafarers (CK-SEA-8)."""
+    -017); the pirate with Seafarers (CK-SEA-8); a scenario whose text has its own section on playing it
+    with Cities & Knights gives that module from its package (``cities_and_knights_rules()``: TD&E 1-3)."""
     if scen.id == "GOLD":
         from .gold import GoldCitiesAndKnights
         return GoldCitiesAndKnights
+    own_rules = getattr(scen, "cities_and_knights_rules", None)
+    own = own_rules() if own_rules is not None else None
     if "move_pirate" in scen.action_types():
-        return SeafaringCitiesAndKnights
-    return None
+        if own is None:
+            return SeafaringCitiesAndKnights
+        return type(own.__name__ + "Seafaring", (own, SeafaringCitiesAndKnights), {})
+    return own
 
 
 EXPANSIONS = (Expansion(OPTION, CitiesAndKnights,

@@ -959,8 +959,8 @@ class RestoreCity:
 def setup_gold_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Iterable[Action]:
     """CK-SEA-12: the second set-up placement on a site touching gold fields, with its picks (one kind per
     candidate; any mix is legal too)."""
-    if state.phase != "setup" or state.setup.round != 2 or state.setup.step != "settlement" or \
-            p != state.current_player or store.KEY not in state.scenario_state:
+    if state.phase != "setup" or state.setup.round != scen.setup_city_round or not scen.setup_city_pays() or \
+            state.setup.step != "settlement" or p != state.current_player or store.KEY not in state.scenario_state:
         return
     for nid, n in enumerate(graph.nodes):
         if not graph.node_land[nid] or n in state.buildings:

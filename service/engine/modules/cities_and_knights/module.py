@@ -231,6 +231,13 @@ class CitiesAndKnights:
 
     module_name = "cities_and_knights"
     dev_deck = {c: 0 for c in DEV_CARDS}                     # CK-CHG-2: no development cards
+    #: CK-SETUP-1: the set-up round whose placement is a city (a scenario's own C&K rules may restate it).
+    setup_city_round = 2
+
+    def setup_city_pays(self) -> bool:
+        """CK-SETUP-2: the set-up city pays the starting resources when it is the last round's placement
+        (the base set-up pays that one only); a scenario with a later round pays for that one instead."""
+        return self.setup_city_round == self.setup_rounds
 
     ACTIONS = CK_ACTION_SPECS
     WITHOUT_ACTIONS = DEV_ACTIONS
@@ -331,7 +338,7 @@ class CitiesAndKnights:
     def _gold_hexes(self, ctx: "Ctx") -> int:
         """CK-SEA-12: gold fields touching the second set-up placement (the city)."""
         s, g = ctx.state, ctx.graph
-        if s.phase != "setup" or s.setup.round != 2:
+        if s.phase != "setup" or s.setup.round != self.setup_city_round or not self.setup_city_pays():
             return 0
         nid = g.node_index.get(ctx.action.get("node"))
         if nid is None:
@@ -407,7 +414,7 @@ class CitiesAndKnights:
             for k, v in got.items():
                 store.give_card(s, ctx.action.player, k, v)            # CK-SEA-12
             ctx.emit("gold_chosen", player=ctx.action.player, resources=got)
-        if before.phase == "setup" and ctx.action.type in ("build_road", "build_ship") and before.setup.round == 2:
+        if before.phase == "setup" and ctx.action.type in ("build_road", "build_ship") and before.setup.round == self.setup_city_round:
             # CK-SETUP-1, CK-CHG-4: the second placement is a city (CK-SETUP-4: 3 VP to start)
             node = before.setup.last_settlement
             if node is not None and s.buildings.get(node) == (ctx.action.player, "settlement"):

@@ -257,6 +257,11 @@ class TreasureIslands(TreasureRules):
     module_name = "TDE1"
     players = (3, 4)                                   # TDE1-002
     vp_target = 15                                     # TDE1-014
+
+    def cities_and_knights_rules(self) -> type:
+        """TDE1-016/017: the scenario's rules with Cities & Knights (``cities_and_knights.py``)."""
+        from .cities_and_knights import TreasureIslandsCitiesAndKnights
+        return TreasureIslandsCitiesAndKnights
     component_rule = "TDE1-004"
     component_tables = {n: {"hexes": {"sea": 59, **TDE1_HOME}, "tokens": TDE1_HOME_TOKENS,
                             "harbors": harbor_row(5, 4),
@@ -337,6 +342,11 @@ class DepartureIntoTheUnknown(TreasureRules):
     module_name = "TDE2"
     players = (3, 4)                                   # TDE2-002
     vp_target = 12                                     # TDE2-021
+
+    def cities_and_knights_rules(self) -> type:
+        """TDE2-022..024: the scenario's rules with Cities & Knights (``cities_and_knights.py``)."""
+        from .cities_and_knights import DepartureCitiesAndKnights
+        return DepartureCitiesAndKnights
     setup_rounds = 3                                   # TDE2-008 / R-061: a third settlement;
     # TDE2-009 (R-061): the base set-up pays starting resources for the last round's settlement only, so
     # the third settlement pays and the second does not
