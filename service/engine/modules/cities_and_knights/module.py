@@ -29,6 +29,7 @@ from ...scenarios.seafarers import SEAFARERS_ACTION_SPECS
 from ...spec import EDGE, HEX, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Map, Obj, PLAYER_KEY, Str
 from ...state import DEV_CARDS, State
 from . import store
+from .discards import RANGES as DISCARD_RANGES
 from .data import (BARBARIAN_STEPS, CARD_NAMES, CARDS, COMMODITIES, COSTS, DECKS, EVENTS, NAMES_2025, PROGRESS_CARDS,
                    PROGRESS_LIMIT, SEA_VP_RAISE, TRACKS, VP_TARGET, card_id)
 
@@ -88,7 +89,7 @@ CK_ACTION_SPECS = (
     ActionSpec("discard_cards", {"resources": F(Cards(tuple(c for c in CARDS if c not in COMMODITIES))),
                                  "commodities": F(Cards(COMMODITIES))},
                "Discard half of resources plus commodities on a 7 (CK-SEVEN-2).", handler=_h("DiscardCards"),
-               candidates=_cands("discard_candidates")),
+               ranged=True, ranges=DISCARD_RANGES),
     ActionSpec("move_robber", {"card": F(_CARD, nullable=True, doc="the card taken (resource or commodity), as "
                                                                    "observed")}, handler=_h("MoveRobber")),
     ActionSpec("build_settlement", candidates=_cands("setup_gold_candidates")),
