@@ -3,6 +3,7 @@
     .venv/bin/python bench/race.py                 # or bench/race.sh
     .venv/bin/python bench/race.py --quick         # fewer samples (a smoke run)
     .venv/bin/python bench/race.py --json out.json # also write every figure as JSON
+    .venv/bin/python bench/race.py --no-ck         # without the Cities & Knights figures
 
 Both engines play seeded random 4-player base games with the same policy (an action type drawn
 uniformly, then one action of that type), skip the opening (set-up and the first turns) and sample the
@@ -33,6 +34,10 @@ finds most networks unchanged). Apply, longest road and derive are therefore tim
 memo cleared before every call (every route searched), and **warm**, the memo as the repetitions leave it
 (the same position judged again: every route found). Both figures and both ratios are printed; a target
 counts as met only on the cold ratio.
+
+Cities & Knights: catanatron does not play it, so our C&K per-action cost (the same policy and measures on
+4-player base-map games with the expansion on, run alternately with the other two sides) is printed beside
+our base game's figures, with the ratio C&K / base.
 """
 from __future__ import annotations
 
@@ -92,7 +97,7 @@ def summarise(rows: list[dict]) -> dict:
 
 # -- ours ---------------------------------------------------------------------------------------------------
 
-def ours(skip_turns: int, samples: int) -> dict:
+def ours(skip_turns: int, samples: int, options: dict | None = None) -> dict:
     sys.path.insert(0, str(HERE.parent))
     from service.engine.derive import derive, route_lengths
     from service.engine.legal import legal_actions, random_action
@@ -100,12 +105,12 @@ def ours(skip_turns: int, samples: int) -> dict:
     from service.engine.referee import adjudicate
     from service.engine.rng import Rng
     from service.engine.routes import clear_memo
-    from service.engine.scenarios import get_scenario
+    from service.engine.scenarios import get_scenario, with_expansions
 
-    scen = get_scenario("base")
+    scen = with_expansions(get_scenario("base"), options)
     rows = []
     for seed in SEEDS:
-        state = scen.new_game(4, seed)
+        state = scen.new_game(4, seed, options) if options else scen.new_game(4, seed)
         graph = MapGraph.build(state.terrain_map())
         rng = Rng(seed, 7)
         taken = 0
@@ -213,9 +218,27 @@ def _breakdown(title: str, key: str, mine: dict, theirs: dict) -> None:
         print(f"  {group:28s} {fa} | {fb} {ratio}")
 
 
+#: The Cities & Knights side: the same policy and positions on the base map with the expansion switched on
+#: (catanatron does not play it, so its figures stand beside our base game's, not against catanatron's).
+CK_OPTIONS = {"cities_and_knights": True}
+
+
+def _ck_table(base: dict, ck: dict) -> None:
+    print(f"Cities & Knights, ours only (same policy, {ck['samples']} samples from turn 40 of the same seeds; "
+          f"legal actions per position {ck['legal_count']:.1f}):")
+    print(f"  {'measure (median us per call)':34s} {'base':>10s} {'C&K':>10s} {'C&K/base':>9s}")
+    for m in ("apply", "legal", "longest_road", "derive"):
+        label = f"{m} (cold)" if m in MEMO_MEASURES else m
+        print(f"  {label:34s} {base[m]:10.1f} {ck[m]:10.1f} {ck[m] / base[m]:8.2f}x")
+    print("  apply by action type, C&K (median us, samples):")
+    for t, (us, n) in sorted(ck["apply_by_type"].items()):
+        print(f"    {t:28s} {us:9.1f} ({n:3d})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--side", choices=("ours", "catanatron"))
+    ap.add_argument("--side", choices=("ours", "catanatron", "ours-ck"))
+    ap.add_argument("--no-ck", action="store_true", help="leave out the Cities & Knights figures")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--samples", type=int, default=300)
     ap.add_argument("--skip-turns", type=int, default=40)
@@ -224,6 +247,9 @@ def main() -> None:
     args = ap.parse_args()
     samples = 60 if args.quick else args.samples
     if args.side:
+        if args.side == "ours-ck":
+            print(json.dumps(ours(args.skip_turns, samples, CK_OPTIONS)))
+            return
         fn = ours if args.side == "ours" else catanatron
         print(json.dumps(fn(args.skip_turns, samples)))
         return
@@ -231,9 +257,11 @@ def main() -> None:
         sys.exit(1)
     common = ["--samples", str(samples), "--skip-turns", str(args.skip_turns)]
     # one after the other in this run, each in its own interpreter (same machine, same minute), alternately
-    runs: dict[str, list[dict]] = {"ours": [], "catanatron": []}
+    runs: dict[str, list[dict]] = {"ours": [], "catanatron": [], "ours-ck": []}
+    sides = (("ours", sys.executable), ("catanatron", str(RACE_PY))) + (() if args.no_ck else
+                                                                        (("ours-ck", sys.executable),))
     for _ in range(max(1, args.rounds)):
-        for side, py in (("ours", sys.executable), ("catanatron", str(RACE_PY))):
+        for side, py in sides:
             out = subprocess.run([py, __file__, "--side", side, *common], check=True, capture_output=True,
                                  text=True).stdout.strip().splitlines()[-1]
             runs[side].append(json.loads(out))
@@ -258,8 +286,12 @@ def main() -> None:
     print(f"  (catanatron State.copy() alone: {theirs['copy_only']:.1f} us of its apply)")
     _breakdown("apply by action type (median us, samples): ours cold | catanatron", "apply_by_type", mine, theirs)
     _breakdown("legal by phase (median us, samples): ours | catanatron", "legal_by_phase", mine, theirs)
+    ck = lowest(runs["ours-ck"]) if runs["ours-ck"] else None
+    if ck is not None:
+        _ck_table(mine, ck)
     if args.json:
-        Path(args.json).write_text(json.dumps({"ours": mine, "catanatron": theirs}, indent=1))
+        Path(args.json).write_text(json.dumps({"ours": mine, "catanatron": theirs, "ours_cities_and_knights": ck},
+                                              indent=1))
     print("all targets met" if ok else "some targets missed (see the profile figures in README.md, Evidence)")
 
 
