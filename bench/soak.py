@@ -2,6 +2,8 @@
 
     .venv/bin/python bench/soak.py                       # 1,000 games, 2 worker processes
     .venv/bin/python bench/soak.py --games 64 --workers 1
+    .venv/bin/python bench/soak.py --options '{"cities_and_knights": true}' --scenarios base,SC01,GOLD,TDE2 \
+        --cap 6000 --games 16                          # Cities & Knights games played to a winner
 
 Games go round the (scenario, player count) pairs of ``selfplay.playable_scenarios()`` with seeds 1, 2, ...
 Each is played by ``service.engine.selfplay.play_game`` (seeded random legal actions, leaning towards
@@ -105,9 +107,14 @@ def main() -> None:
     ap.add_argument("--json")
     ap.add_argument("--options", default=None,
                     help='game options as JSON, e.g. \'{"cities_and_knights": true}\' (expansions included)')
+    ap.add_argument("--scenarios", default=None,
+                    help="only these scenarios, comma-separated (e.g. base,SC01,GOLD,TDE2)")
     args = ap.parse_args()
     from service.engine.selfplay import playable_scenarios
     pairs = playable_scenarios()
+    if args.scenarios:
+        keep = args.scenarios.split(",")
+        pairs = [(sid, n) for sid, n in pairs if sid in keep]
     options = json.loads(args.options) if args.options else None
     if options:
         from service.engine.scenarios import get_scenario

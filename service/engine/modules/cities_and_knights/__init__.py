@@ -1,5 +1,10 @@
 """Cities & Knights: an expansion module switched on by the game option ``cities_and_knights: true``
-for the base game and the Seafarers scenarios (``rules/cities-and-knights.md``, ruling R-079)."""
+for the base game and the Seafarers scenarios (``rules/cities-and-knights.md``, ruling R-079).
+
+Decided here (once): CK-PROG-9, the card names of the 2025 printing are accepted as the same cards
+wherever an action names a progress card (``data.card_id`` / ``data.NAMES_2025``); states, events and the
+legal-action list carry the IDs. CK-SEA-13, the Harbormaster is no part of the game: the option
+``harbormaster`` takes only false (``module.CitiesAndKnights.OPTIONS``)."""
 from __future__ import annotations
 
 from typing import Any, Optional
