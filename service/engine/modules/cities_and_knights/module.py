@@ -397,7 +397,7 @@ class CitiesAndKnights:
         s, a = ctx.state, ctx.action
         over = store.progress_count(s, a.player) - PROGRESS_LIMIT
         back = [card_id(c) for c in a.get("put_back") or []]          # CK-PROG-9
-        held = dict(store.hand(s.copy(), a.player))
+        held = dict(store.hand_of(s, a.player))
         for c in back:
             if held.get(c, 0) <= 0:
                 return [Violation("CK-PROG-5", f"player {a.player} holds no {c} to put back", "/action/put_back")]

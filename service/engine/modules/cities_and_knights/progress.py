@@ -434,7 +434,7 @@ class Spy(Card):
             return _v("spy", "the Spy names an opponent: give target", "/action/target")
         if not store.progress_count(s, q):
             return [Violation("CK-PROG-10", f"player {q} holds no progress card: the Spy would do nothing")]
-        if c is None or store.hand(s.copy(), q).get(c, 0) <= 0:
+        if c is None or store.hand_of(s, q).get(c, 0) <= 0:
             return _v("spy", f"take one of player {q}'s progress cards: give progress", "/action/progress")
         if c in VP_CARDS:
             return [Violation("CK-PROG-4", "VP cards cannot be taken")]
@@ -505,7 +505,7 @@ class CommercialHarbor(Card):
             if mine.get(o["give"], 0) <= 0:
                 return _v("commercial_harbor", f"you hold no {o['give']} to offer", f"/action/offers/{q}/give")
             mine[o["give"]] -= 1
-            theirs = store.commodities(s.copy(), qi)
+            theirs = store.commodities_of(s, qi)
             got = o.get("get")
             if sum(theirs.values()) == 0:
                 if got is not None:
@@ -649,7 +649,7 @@ class PlayProgress:
     def check(ctx: Ctx) -> list[Violation]:
         a, s = ctx.action, ctx.state
         card = card_id(a.get("card"))                        # CK-PROG-9: the 2025 name is the same card
-        if store.hand(s.copy(), a.player).get(card, 0) <= 0:
+        if store.hand_of(s, a.player).get(card, 0) <= 0:
             return [Violation("CK-PROG-3", f"player {a.player} holds no {card} card", "/action/card")]
         return CARDS_PLAYED[card].check(ctx)
 
@@ -675,7 +675,7 @@ def progress_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Ite
     if state.phase != "main" or p != state.current_player or store.KEY not in state.scenario_state:
         return
     s = state
-    h = store.hand(s.copy(), p)
+    h = store.hand_of(s, p)
     opponents = [q for q in range(s.num_players) if q != p]
     mk = lambda card, **kw: Action("play_progress", p, {"card": card, **kw})  # noqa: E731
     for card in sorted(c for c, n in h.items() if n):
@@ -734,12 +734,12 @@ def progress_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Ite
             yield mk(card, cards=gifts)
         elif card == "spy":
             for q in opponents:
-                for c in sorted(x for x, n in store.hand(s.copy(), q).items() if n):
+                for c in sorted(x for x, n in store.hand_of(s, q).items() if n):
                     yield mk(card, target=q, progress=c)
         elif card == "commercial_harbor":
             mine = [r for r in RESOURCES if s.players[p].resources.get(r, 0)]
             for q in opponents:
-                theirs = [c for c, n in store.commodities(s.copy(), q).items() if n]
+                theirs = [c for c, n in store.commodities_of(s, q).items() if n]
                 for r in mine[:2]:
                     for c in (theirs or [None]):
                         yield mk(card, offers={str(q): {"give": r, "get": c}})

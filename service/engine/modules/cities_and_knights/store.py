@@ -202,6 +202,16 @@ def hand(s: State, p: int) -> dict[str, int]:
     return ck(s)["hands"].setdefault(str(p), {})
 
 
+def hand_of(s: State, p: int) -> dict[str, int]:
+    """``p``'s progress cards, read only (no entry is made: the state judged stays as posted)."""
+    return ck(s)["hands"].get(str(p)) or {}
+
+
+def commodities_of(s: State, p: int) -> dict[str, int]:
+    """``p``'s commodities, read only."""
+    return ck(s)["commodities"].get(str(p)) or {c: 0 for c in COMMODITIES}
+
+
 def progress_count(s: State, p: int) -> int:
     """CK-PROG-5: progress cards held (the VP cards are laid out, not held)."""
     return sum(ck(s)["hands"].get(str(p), {}).values())
@@ -212,7 +222,8 @@ def strength(s: State, p: int) -> int:
     return sum(k["level"] for k in ck(s)["knights"] if k["player"] == p and k["active"])
 
 
-__all__ = ["KEY", "SHAPE", "initial", "fresh_turn", "ck", "commodities", "cards_of", "hand_size", "give_card",
+__all__ = ["KEY", "SHAPE", "initial", "fresh_turn", "ck", "commodities", "commodities_of", "hand_of", "cards_of",
+           "hand_size", "give_card",
            "return_card", "move_card", "bank_has", "knights", "knight_at", "knight_nodes", "knights_in_supply",
            "walls_of", "walls_in_supply", "level", "metropolis_nodes", "robber_awake", "hand", "progress_count",
            "strength", "LEVELS", "CARDS"]
