@@ -113,3 +113,12 @@ def test_tde4_refuses_cities_and_knights(client):
     assert r.status_code == 422
     err = r.get_json()["errors"][0]
     assert err["pointer"] == "/options/cities_and_knights" and "TDE4-001" in err["detail"]
+
+
+@pytest.mark.parametrize("sid,n,seed", [("TDE2", 3, 3)])
+def test_random_game_with_cities_and_knights_is_won(sid, n, seed):
+    """TDE2-023: a seeded random C&K game of Departure is won at 14 VP, every invariant holding."""
+    from service.engine.selfplay import play_game
+    g = play_game(sid, n, seed, max_actions=5000, options=CK)
+    assert g.failures == [] and g.ended == "won", (g.failures[:3], g.ended)
+    assert g.final.vp_target == 14
