@@ -70,3 +70,24 @@ def test_variants_are_options_off_by_default(client):
     off = client.post("/v1/games", json={"scenario": "base", "players": 3, "seed": 1,
                                          "options": {"CK-VAR-MEANIES": True}})
     assert off.status_code == 422 and off.get_json()["errors"][0]["pointer"] == "/options/CK-VAR-MEANIES"
+
+
+def test_diplomat_removes_a_ship_built_this_turn_and_replaces_it_as_a_ship(client):
+    """CK-SEA-11: the Diplomat removes an open ship; a ship built this turn and removed is no longer
+    "built this turn"; an own ship is placed again as a ship (and may not move this turn)."""
+    from .ck_util import with_cards
+    st = sea_position(roads=(), cities=((0, (1, 0, "N")), (1, (-1, 1, "N"))),
+                      ck_state=with_cards(ck(), 0, "diplomat", "diplomat"))
+    st["pieces"]["ships"] = [{"player": 0, "edge": [1, 0, "NE"]}, {"player": 0, "edge": [1, 0, "E"]}]
+    st["turn_flags"]["ships_built"] = [[1, 0, "E"]]
+    v = post(client, st, act("play_progress", card="diplomat", edge=[1, 0, "E"]))
+    assert v["legal"], v["violations"]
+    assert v["state"]["turn_flags"].get("ships_built", []) == []
+    assert [s["edge"] for s in v["state"]["pieces"]["ships"]] == [[1, 0, "NE"]]
+    back = post(client, st, act("play_progress", card="diplomat", edge=[1, 0, "E"], replace=[1, 0, "E"]))
+    assert back["legal"], back["violations"]
+    assert {tuple(s["edge"]) for s in back["state"]["pieces"]["ships"]} == {(1, 0, "NE"), (1, 0, "E")}
+    assert not any(r["edge"] == [1, 0, "E"] for r in back["state"]["pieces"]["roads"])
+    assert back["state"]["turn_flags"]["ships_built"] == [[1, 0, "E"]]
+    land = post(client, st, act("play_progress", card="diplomat", edge=[1, 0, "E"], replace=[0, 0, "E"]))
+    assert not land["legal"]

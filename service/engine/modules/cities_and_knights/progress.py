@@ -353,6 +353,9 @@ class Diplomat(Card):
             tmp.roads.pop(e, None)
             tmp.ships.pop(e, None)
             sub = Ctx(tmp, a, g, ctx.scenario)
+            if e in s.ships:                                 # CK-SEA-11: an own ship goes back as a ship
+                return ship_site(sub, rep, "/action/replace") or ship_connected(sub, rep, a.player,
+                                                                                "/action/replace")
             return road_site(sub, rep, "/action/replace") or road_connected(sub, rep, a.player, "/action/replace")
         return []
 
@@ -363,13 +366,17 @@ class Diplomat(Card):
             owner, kind = s.roads.pop(e), "road"
         else:
             owner, kind = s.ships.pop(e), "ship"
+            if e in s.flags.ships_built:                     # a ship built this turn and removed is gone
+                s.flags.ships_built.remove(e)
         s.players[owner].supply[kind + "s"] += 1
         ctx.emit("removed", player=owner, piece=kind, edge=list(e))
         rep = a.get("replace")
-        if rep is not None:
-            s.roads[rep] = a.player
-            s.players[a.player].supply["roads"] -= 1
-            ctx.emit("built", player=a.player, piece="road", edge=list(rep), free=True)
+        if rep is not None:                                  # CK-SEA-11: as the piece it was
+            (s.roads if kind == "road" else s.ships)[rep] = a.player
+            if kind == "ship":
+                s.flags.ships_built.append(rep)              # placed this turn: it does not move this turn
+            s.players[a.player].supply[kind + "s"] -= 1
+            ctx.emit("built", player=a.player, piece=kind, edge=list(rep), free=True)
 
 
 class Intrigue(Card):
