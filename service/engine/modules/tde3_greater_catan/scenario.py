@@ -81,11 +81,6 @@ class GreaterCatanTDE(ReserveTokens, MappedScenario, Seafarers):   # TDE3-001: b
     source = "Catan: Treasures, Dragons & Explorers, scenario 3 (its rules: GET /v1/rules?prefix=TDE3)"
     players = (3, 4)                                                     # TDE3-002
     vp_target = 18                                                       # TDE3-015: 18 VP on own turn
-
-    def cities_and_knights_rules(self) -> type:
-        """TDE3-016: the scenario's target with Cities & Knights (``cities_and_knights.py``)."""
-        from .cities_and_knights import GreaterCatanCitiesAndKnights
-        return GreaterCatanCitiesAndKnights
     supply = {"settlements": 5, "cities": 8, "roads": 15, "ships": 15}   # TDE3-006: 4 + 4 cities (R-028)
     component_rule = "TDE3-004"
     component_tables = COMPONENT_TABLES
@@ -108,6 +103,11 @@ class GreaterCatanTDE(ReserveTokens, MappedScenario, Seafarers):   # TDE3-001: b
     DERIVED = {"impoverishment": F(_IMPOVERISHMENT, required=True)}
 
     # -- a new game ---------------------------------------------------------------------------------
+    def cities_and_knights_rules(self) -> type:
+        """TDE3-016: the scenario's target with Cities & Knights (``cities_and_knights.py``)."""
+        from .cities_and_knights import GreaterCatanCitiesAndKnights
+        return GreaterCatanCitiesAndKnights
+
     def initial_scenario_state(self, num_players: int, board: dict) -> dict[str, Any]:
         out = super().initial_scenario_state(num_players, board)
         out["mainland"] = HOME

@@ -258,10 +258,6 @@ class TreasureIslands(TreasureRules):
     players = (3, 4)                                   # TDE1-002
     vp_target = 15                                     # TDE1-014
 
-    def cities_and_knights_rules(self) -> type:
-        """TDE1-016/017: the scenario's rules with Cities & Knights (``cities_and_knights.py``)."""
-        from .cities_and_knights import TreasureIslandsCitiesAndKnights
-        return TreasureIslandsCitiesAndKnights
     component_rule = "TDE1-004"
     component_tables = {n: {"hexes": {"sea": 59, **TDE1_HOME}, "tokens": TDE1_HOME_TOKENS,
                             "harbors": harbor_row(5, 4),
@@ -275,6 +271,11 @@ class TreasureIslands(TreasureRules):
     rules = {"players": "TDE1-002", "reveal": "TDE1-008", "reward": "TDE1-009", "stock": "TDE1-010",
              "sea": "TDE1-010", "treasure": "TDE1-011", "use": "TDE1-012"}
     stock_on_discovery = True
+
+    def cities_and_knights_rules(self) -> type:
+        """TDE1-016/017: the scenario's rules with Cities & Knights (``cities_and_knights.py``)."""
+        from .cities_and_knights import TreasureIslandsCitiesAndKnights
+        return TreasureIslandsCitiesAndKnights
 
     def new_board(self, num_players: int, rng: Rng) -> dict[str, Any]:
         board = super().new_board(num_players, rng)
@@ -343,10 +344,6 @@ class DepartureIntoTheUnknown(TreasureRules):
     players = (3, 4)                                   # TDE2-002
     vp_target = 12                                     # TDE2-021
 
-    def cities_and_knights_rules(self) -> type:
-        """TDE2-022..024: the scenario's rules with Cities & Knights (``cities_and_knights.py``)."""
-        from .cities_and_knights import DepartureCitiesAndKnights
-        return DepartureCitiesAndKnights
     setup_rounds = 3                                   # TDE2-008 / R-061: a third settlement;
     # TDE2-009 (R-061): the base set-up pays starting resources for the last round's settlement only, so
     # the third settlement pays and the second does not
@@ -376,6 +373,11 @@ class DepartureIntoTheUnknown(TreasureRules):
     rules = {"players": "TDE2-002", "reveal": "TDE2-011", "reward": "TDE2-012", "stock": "TDE2-012",
              "sea": "TDE2-012", "treasure": "TDE2-014", "use": "TDE2-015"}
     may_keep = True
+
+    def cities_and_knights_rules(self) -> type:
+        """TDE2-022..024: the scenario's rules with Cities & Knights (``cities_and_knights.py``)."""
+        from .cities_and_knights import DepartureCitiesAndKnights
+        return DepartureCitiesAndKnights
 
     def new_board(self, num_players: int, rng: Rng) -> dict[str, Any]:
         board = super().new_board(num_players, rng)
