@@ -135,7 +135,7 @@ def dig(ctx: Ctx, s: State) -> None:
         if t["dug"]:
             continue
         here = active_knights_at(s, tuple(t["hex"]))
-        if len(here) < 2:
+        if len(here) < 2:                                    # TDE5-014: any strengths; dug at once, so no third
             continue
         here.sort(key=lambda k: rank.get(tuple(k["node"]), len(rank)))
         first = next((k for k in here if tuple(k["node"]) == acting), None)
@@ -151,7 +151,7 @@ def dig(ctx: Ctx, s: State) -> None:
                 got[str(k["player"])] = got.get(str(k["player"]), 0) + t["chips"] // 2
         for p, n in got.items():
             chips[p] = chips.get(p, 0) + n
-        t["dug"] = True
+        t["dug"] = True                                      # TDE5-014: the knights stay active
         t["chips"] = 0
         ctx.emit("canal_dug", hex=list(t["hex"]), knights=[list(k["node"]) for k in pair], chips=got)
     ss["canal"] = tiles
@@ -183,6 +183,7 @@ def prospectors(state: State, home: Optional[set] = None) -> dict[int, list[Hex]
     out: dict[int, list[Hex]] = {}
     for h in small_gold_hexes(state, home):
         corners = set(_corners(h))
+        # TDE5-016: one entry per player however many of their knights stand there
         for p in sorted({k["player"] for k in store.ck(state)["knights"] if tuple(k["node"]) in corners}):
             out.setdefault(p, []).append(h)
     return out

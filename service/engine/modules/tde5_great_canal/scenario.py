@@ -29,9 +29,10 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ...core import Ctx, Violation
-from ...geometry import edge_nodes, hex_str, node_str
+from ...geometry import edge_nodes, hex_corners, hex_str, node_str
 from ...mapgraph import MapGraph, RESOURCES
 from ...module import EventSpec, OptionSpec
+from ...picture import Glyph, Layer
 from ...rng import Rng
 from ...scenarios._sc_common import player_count_problems
 from ...scenarios.base import hex_option
@@ -333,6 +334,76 @@ class GreatCanal(MappedScenario, Seafarers):
             "vp_chips": dict(chips),
         }
         return out
+
+    def board_layers(self, state: State, graph: Any) -> list:
+        """The canal (chips still to win, dug tiles, water once complete), the face-down fields, the basin,
+        and the knights working on the small islands."""
+        ss = state.scenario_state
+        wet = bool(ss.get("flooded"))
+        tiles = C.canal(state)
+        chips = tuple(Glyph(tuple(t["hex"]), str(t["chips"]), None, f"canal hex: {t['chips']} Catan chips (TDE5-012)")
+                      for t in tiles if not t["dug"])
+        dug = tuple(Glyph(tuple(t["hex"]), "~" if wet else "", None,
+                          "canal, water side up (TDE5-020)" if wet else "canal dug, trench side up (TDE5-012)")
+                    for t in tiles if t["dug"])
+        barren = tuple(Glyph(tuple(h), "?", None, "field: token face down, no grain until the flood (TDE5-004)")
+                       for h in ss.get("barren") or ())
+        basin = ss.get("basin")
+        out = [*super().board_layers(state, graph),
+               Layer("canal_chips", "canal hex with Catan chips (TDE5-012)", "square", "#8d6e63", chips),
+               Layer("canal", "canal tile (TDE5-012, TDE5-020)", "ring", "#1e88e5", dug),
+               Layer("barren", "barren field, token face down (TDE5-004)", "ring", "#a1887f", barren)]
+        if basin is not None:
+            out.append(Layer("basin", "desert A, flooded on completion (TDE5-020)", "ring",
+                             "#1565c0" if wet else "#ffb300",
+                             (Glyph(tuple(basin), "A", None, "flooded" if wet else "the dry basin A"),)))
+        if store.KEY in ss:
+            home = C.home_hexes(state)
+            gold = {n for h in C.small_gold_hexes(state, home) for n in hex_corners(h)}
+            ports = C.harbor_nodes(state, graph, home)
+            marks = []
+            for k in store.ck(state)["knights"]:
+                n = tuple(k["node"])
+                if not C.on_small_island(state, n, home):
+                    continue
+                jobs = []
+                if n in gold and not wet:
+                    jobs.append("prospector (TDE5-015)")
+                if n in ports:
+                    jobs.append(f"trader at the {'/'.join(ports[n])} port (TDE5-017)")
+                label = "P" if n in gold and not wet else "T" if n in ports else ""
+                marks.append(Glyph(n, label, k["player"], "; ".join(jobs) or "idle on a small island"))
+            out.append(Layer("island_knight", "knight on a small island: prospector P, trader T (no barbarian "
+                             "defence, TDE5-018)", "ring", "#6a1b9a", tuple(marks)))
+        return out
+
+    def explain_extra(self, state: State, graph: Any) -> dict[str, Any]:
+        d = self.derived_extra(state, graph)["great_canal"]
+        n = state.num_players
+        chips = ", ".join(f"player {p}: {d['chips'][str(p)]}" for p in range(n))
+        if d["flooded"]:
+            canal_why = ("the canal is complete (TDE5-019): the basin is flooded and the fields bear grain "
+                         "(TDE5-020); the knights on the small islands no longer prospect (TDE5-022)")
+        else:
+            canal_why = (f"{d['dug']} of 9 canal tiles dug; {d['to_complete']} more finish it (the penultimate "
+                         "one places the last, TDE5-019); two active knights on corners of a chip hex dig it at "
+                         "once (TDE5-012, R-072)")
+        pros = {p: hs for p, hs in d["prospectors"].items() if hs}
+        trade = {p: ks for p, ks in d["traders"].items() if ks}
+        return {**super().explain_extra(state, graph),
+                "great_canal": {
+                    "canal": {"dug": d["dug"], "flooded": d["flooded"], "why": canal_why},
+                    "chips": {"per_player": d["chips"], "why": f"Catan chips, 1 VP each (TDE5-013): {chips}"},
+                    "prospectors": {"per_player": pros, "why": (
+                        "a knight on a corner of a small island's gold hex gives its owner 1 resource of choice "
+                        "when that hex's number (8) is rolled, active or not, one per hex however many knights, "
+                        "not under the robber (TDE5-015/016, R-070)" + (
+                            "; stopped by the flood (TDE5-022)" if d["flooded"] else ""))},
+                    "traders": {"per_player": trade, "why": "a knight at a small island's harbour lets its owner "
+                                "trade at that port (TDE5-017)"},
+                    "defence": {"island_knights": {p: v for p, v in d["island_knights"].items() if v},
+                                "why": "knights on the small islands do not fight the barbarians (TDE5-018)"},
+                }}
 
 
 def _coastal(g: MapGraph, node: Any) -> bool:
