@@ -603,3 +603,65 @@ def test_tde5_render_and_explain_show_the_canal_chips_and_island_knights(client)
     assert "TDE5-019" in ex["canal"]["why"] and ex["prospectors"]["per_player"] == {"0": [[13, 1]]}
     r = client.post("/v1/render", json={"state": dump_state(s)})
     assert r.status_code == 200 and "canal" in r.get_data(as_text=True)
+
+
+# -- legal actions -----------------------------------------------------------------------------------------
+
+_TYPES = ("build_knight", "activate_knight", "move_knight", "build_ship", "move_ship", "build_settlement")
+
+
+def _key(a) -> tuple:
+    return (a.type, a.player, tuple(sorted((k, repr(v if not isinstance(v, list) else tuple(v)))
+                                           for k, v in a.params.items() if v is not None and k != "retreat")))
+
+
+def _candidates(s, g, p):
+    ks = [k for k in store.ck(s)["knights"] if k["player"] == p]
+    for n in g.nodes:
+        yield Action("build_knight", p, {"node": n})
+        yield Action("build_settlement", p, {"node": n})
+        for k in ks:
+            yield Action("move_knight", p, {"from": tuple(k["node"]), "to": n})
+    for k in ks:
+        yield Action("activate_knight", p, {"node": tuple(k["node"])})
+    for eid, e in enumerate(g.edges):
+        if g.ship_edge(eid):
+            yield Action("build_ship", p, {"edge": e})
+            for f in sorted(x for x, o in s.ships.items() if o == p):
+                yield Action("move_ship", p, {"from": f, "to": e})
+
+
+def _positions():
+    b, ships = _ship_line(0)
+    s = main(buildings={(10, 1, "N"): (0, "city"), (4, 1, "N"): (1, "city")}, ships=ships,
+             roads=[(0, (10, 1, "E")), (0, (10, 1, "NE"))],
+             knights=[knight(0, (11, 1, "N"), active=True), knight(0, canal_hex(1)[:2] + ("N",), active=False),
+                      knight(1, hex_corners(canal_hex(6))[0], level=2, active=True)])
+    give(s, 0, lumber=3, brick=3, wool=3, grain=3, ore=3)
+    yield s
+    steps = []
+    play_game("TDE5", 3, 5, max_actions=160, check=False, on_step=lambda st, a, v: steps.append(st))
+    yield from steps[60::50]
+
+
+def test_tde5_listed_knight_ship_and_settlement_actions_are_exactly_the_legal_ones():
+    """TDE5-011, TDE5-015, TDE5-021, TDE5-023 (R-071, R-073): on TDE5 positions the legal-action list holds
+    exactly the candidates adjudicate finds legal, for the types the scenario restricts."""
+    from service.engine.legal import violations_of
+    checked = 0
+    for s in _positions():
+        if s.phase != "main":
+            continue
+        g = MapGraph.build(s.terrain_map())
+        scen = scenario_of(s)
+        p = s.current_player
+        la = legal_actions(s, g, scen, p)
+        listed = {_key(a) for t in _TYPES for a in la.actions.get(t, [])}
+        for t in _TYPES:
+            for a in la.actions.get(t, []):
+                assert not violations_of(s, a, g, scen), a
+        for a in _candidates(s, g, p):
+            legal = not violations_of(s, a, g, scen)
+            assert legal == (_key(a) in listed), (a, legal)
+            checked += 1
+    assert checked > 100
