@@ -166,6 +166,8 @@ class Scenario:
     #: Options every game of this scenario carries (TDE5: ``cities_and_knights``, R-079); random play
     #: (``selfplay``) starts its games with them.
     required_options: Mapping[str, Any] = {}
+    #: Why a game without them is refused (the rule), for ``start_game``.
+    required_refusal = ""
     #: Component tables per player count (``components.py`` documents the format); checked explicitly
     #: on game generation and on request, never before a verdict (R-001).
     component_tables: dict[int, dict] = {}

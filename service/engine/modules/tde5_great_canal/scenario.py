@@ -45,6 +45,8 @@ from . import canal as C
 from .maps import BASIN, CANAL, FIELDS, MAP_SPECS, component_table, fixed_harbors
 
 OPTION = "cities_and_knights"
+REFUSAL = ("R-079, TDE5-002: The Great Canal is played with Seafarers and Cities & Knights together: create it "
+           "with options.cities_and_knights = true")
 VP = {3: 21, 4: 18}                                          # TDE5-025
 _HEXES = List(HEX, max_len=16)
 _TILE = Obj({"hex": F(HEX, required=True), "chips": F(Int(0, 2), required=True), "dug": F(Bool(), required=True)})
@@ -64,6 +66,7 @@ class GreatCanal(MappedScenario, Seafarers):
     component_tables = {n: component_table() for n in (3, 4)}
     map_specs = MAP_SPECS
     required_options = {OPTION: True}                         # TDE5-002, R-079
+    required_refusal = REFUSAL
 
     WITHOUT_ACTIONS = ("move_pirate",)                        # TDE5-010
     STATE = {
@@ -113,9 +116,13 @@ class GreatCanal(MappedScenario, Seafarers):
 
     # -- a new game ------------------------------------------------------------------------------------
     def new_game(self, num_players: int, seed: int, options: Optional[dict] = None) -> State:
-        if not (options or {}).get(OPTION):
-            raise ValueError("R-079, TDE5-002: The Great Canal is played with Seafarers and Cities & Knights "
-                             "together: create it with options.cities_and_knights = true")
+        if (options or {}).get(OPTION) is not True:
+            if options and OPTION in options:               # refused outright (start_game refuses it first)
+                raise ValueError(REFUSAL)
+            # a game of this scenario is a game with Cities & Knights: the stacked game makes it
+            from ...scenarios import with_expansions
+            opts = {**(options or {}), **self.required_options}
+            return with_expansions(self, opts).new_game(num_players, seed, opts)
         state = super().new_game(num_players, seed, options)
         want = (options or {}).get("robber")
         if want is not None:
