@@ -30,7 +30,7 @@ from ...geometry import hex_neighbours, node_str
 from ...mapgraph import MapGraph
 from ...module import ActionSpec, EventSpec, OptionSpec
 from ...scenarios._sc_common import player_count_problems
-from ...scenarios.mapdata import MappedScenario
+from ...scenarios.mapdata import Edition, MappedScenario
 from ...scenarios.seafarers import Seafarers
 from ...spec import EDGE, HEX, PLAYER, Any_, Bool, F, Int, List, Null, Obj, Str, by_player
 from ...state import State
@@ -113,15 +113,10 @@ def _false_only(value: Any, players: int) -> bool:
     return value is False
 
 
-class DiamondIsles(MappedScenario, Seafarers):
-    id = "DIAM"
-    name = "Diamond Isles (fan scenario)"
-    source = "Diamond Isles fan scenario, after 999 Games' De Diamanten (its rules: GET /v1/rules?prefix=DIAM)"
-    players = (3, 4)                                # DIAM-001, R-053
-    vp_target = 14                                  # DIAM-020
-    map_specs = {3: MAP, 4: MAP}
-    component_rule = "DIAM-002"
-    component_tables = {3: TABLE, 4: TABLE}
+class DiamondIsles(MappedScenario, Seafarers, edition=Edition(
+        "DIAM", "Diamond Isles (fan scenario)", "Diamond Isles fan scenario, after 999 Games' De Diamanten", None,
+        (3, 4), 14,                                 # DIAM-001, R-053: 3-4 players; DIAM-020: 14 VP
+        "DIAM-002", {3: TABLE, 4: TABLE}, {3: MAP, 4: MAP})):
     module_name = "DIAM"
     ACTIONS = DIAM_ACTIONS
     STATE = DIAM_STATE

@@ -17,7 +17,7 @@ from ...placement import road_connected
 from ...rng import Rng
 from ...scenarios._sc_common import node_regions, player_count_problems, regions, spec_regions
 from ...scenarios.hooks import mainland_of
-from ...scenarios.mapdata import MappedScenario
+from ...scenarios.mapdata import TDE_BOOK, Edition, MappedScenario
 from ...scenarios.seafarers import Seafarers
 from ...spec import EDGE, HEX, NODE, PLAYER, Bool, F, Int, List, Map, Null, Obj, Str, by_player
 from ...state import State
@@ -34,17 +34,11 @@ def _refuse_cities_and_knights(value: Any, players: int) -> bool:
     return value is False
 
 
-class DesertDragons(MappedScenario, Seafarers):
-    id = "TDE4"
+class DesertDragons(MappedScenario, Seafarers, edition=Edition(
+        "TDE4", "The Desert Dragons", TDE_BOOK, 4, (3, 4), 13,           # TDE4-002: 3-4 players; TDE4-024: 13 VP
+        "TDE4-003", {n: component_table(n) for n in (3, 4)}, MAP_SPECS)):
     module_name = "TDE4"
-    name = "The Desert Dragons"
-    source = "Treasures, Dragons & Explorers, scenario 4 (its rules: GET /v1/rules?prefix=TDE4)"
-    players = (3, 4)                                          # TDE4-002
-    vp_target = 13                                            # TDE4-024
     pirate = False                                            # TDE4-007: no pirate
-    component_rule = "TDE4-003"
-    component_tables = {n: component_table(n) for n in (3, 4)}
-    map_specs = MAP_SPECS
 
     # -- declarations ------------------------------------------------------------------------------
     ACTIONS = (
