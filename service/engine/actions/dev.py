@@ -5,11 +5,11 @@ from typing import Optional
 
 from ..bank import COSTS, cannot_pay, pay
 from ..core import Ctx, Violation
-from ..placement import road_connected, road_site, ship_connected, ship_site
+from ..placement import road_connected, road_site, ship_site
 from ..rng import Rng
 from ..state import DEV_CARDS, State
 from . import WRONG_PHASE_RULE, handler
-from .robber import do_move, move_violations
+from .robber import robber_checks
 
 CARD_RULE = {"knight": "BASE-DEV-5", "road_building": "BASE-DEV-6", "year_of_plenty": "BASE-DEV-7",
              "monopoly": "BASE-DEV-8"}
@@ -112,13 +112,13 @@ class PlayKnight:
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
         target = ctx.action.get("target") or "robber"
-        return may_play(ctx, "knight") or move_violations(ctx, target, ctx.action.player)
+        return may_play(ctx, "knight") or robber_checks(ctx, target, ctx.action.player)
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
         a = ctx.action
         play_card(ctx, s, "knight")
-        do_move(ctx, s, a.get("target") or "robber", a.player)
+        ctx.scenario.move_and_steal(ctx, s, a.get("target") or "robber", a.player)
 
 
 @handler("play_road_building", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase,
@@ -173,7 +173,7 @@ def _free_piece_violations(sub: Ctx, i: int, kind: str, edge, path: str) -> list
         v = road_site(sub, edge, path) or road_connected(sub, edge, player, path)
         tmp.roads[edge] = player
     else:
-        v = ship_site(sub, edge, path) or ship_connected(sub, edge, player, path)
+        v = ship_site(sub, edge, path) or sub.scenario.ship_connection(sub, edge, player, path)
         tmp.ships[edge] = player
     tmp.players[player].supply[kind + "s"] -= 1
     return v

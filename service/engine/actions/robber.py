@@ -100,26 +100,31 @@ def do_move(ctx: Ctx, s: State, target: str, mover: int) -> None:
     ctx.emit("stole", player=mover, victim=victim, resource=card)
 
 
+def robber_checks(ctx: Ctx, target: str, mover: int) -> list[Violation]:
+    """Moving the ``target`` as the game's stack judges it: whether the mover may move it now (the
+    ``robber_permission`` hook), where it goes and whom it robs (:func:`move_violations`), then what the
+    stack adds to the theft (the ``steal_violations`` hook)."""
+    scen = ctx.scenario
+    return (scen.robber_permission(ctx, target) or move_violations(ctx, target, mover)
+            or scen.steal_violations(ctx, target))
+
+
 @handler("move_robber", {"robber"})
 class MoveRobber:
-    @staticmethod
-    def check(ctx: Ctx) -> list[Violation]:
-        return move_violations(ctx, "robber", ctx.action.player)
+    """BASE-ROBBER-3/4: on a 7 the roller moves the robber and robs (the ``move_and_steal`` hook)."""
+    target = "robber"
 
-    @staticmethod
-    def apply(ctx: Ctx, s: State) -> None:
-        do_move(ctx, s, "robber", ctx.action.player)
+    @classmethod
+    def check(cls, ctx: Ctx) -> list[Violation]:
+        return robber_checks(ctx, cls.target, ctx.action.player)
+
+    @classmethod
+    def apply(cls, ctx: Ctx, s: State) -> None:
+        ctx.scenario.move_and_steal(ctx, s, cls.target, ctx.action.player)
         s.phase = "main"
 
 
 @handler("move_pirate", {"robber"})
-class MovePirate:
+class MovePirate(MoveRobber):
     """SEA-028: on a 7 the roller may move the pirate instead of the robber."""
-    @staticmethod
-    def check(ctx: Ctx) -> list[Violation]:
-        return move_violations(ctx, "pirate", ctx.action.player)
-
-    @staticmethod
-    def apply(ctx: Ctx, s: State) -> None:
-        do_move(ctx, s, "pirate", ctx.action.player)
-        s.phase = "main"
+    target = "pirate"

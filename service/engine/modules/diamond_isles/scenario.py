@@ -48,11 +48,11 @@ _STEAL = F(Str(("card", "diamond")), default="card",
                "the victim has none of the chosen one)")
 
 DIAM_ACTIONS = (
-    ActionSpec("build_ship", handler=H.BuildShip.HANDLER),
-    ActionSpec("move_ship", handler=H.MoveShip.HANDLER),
-    ActionSpec("play_road_building", handler=H.RoadBuilding.HANDLER, candidates=H.road_building_candidates),
-    ActionSpec("move_robber", handler=H.MoveRobber.HANDLER),
-    ActionSpec("move_pirate", {"steal": _STEAL}, handler=H.MovePirate.HANDLER, candidates=H.pirate_candidates),
+    ActionSpec("build_ship", handler=H.BUILD_SHIP),
+    ActionSpec("move_ship", handler=H.MOVE_SHIP),
+    ActionSpec("play_road_building", handler=H.ROAD_BUILDING, candidates=H.road_building_candidates),
+    ActionSpec("move_robber", handler=H.MOVE_ROBBER),
+    ActionSpec("move_pirate", {"steal": _STEAL}, handler=H.MOVE_PIRATE, candidates=H.pirate_candidates),
     ActionSpec("play_knight", {"hex": F(HEX, nullable=True,
                                         doc="where the robber or pirate goes; left out only in Diamond Isles when "
                                             "neither may be moved (R-050)"),
@@ -187,6 +187,27 @@ class DiamondIsles(MappedScenario, Seafarers, edition=Edition(
         if not villages(state) or villages_with_diamonds(state) > 3:
             return None
         return end_result(state, self)["winners"][0]
+
+    # -- the engine's robbing and ships, judged with the villages (handlers.py) ----------------------------
+    def robber_permission(self, ctx: "Ctx", target: str) -> list["Violation"]:
+        """DIAM-014 / DIAM-015 (R-050): who may move the robber and the pirate."""
+        return H.permission_violation(ctx, target)
+
+    def steal_violations(self, ctx: "Ctx", target: str) -> list["Violation"]:
+        return H.steal_violations(ctx, target)
+
+    def move_and_steal(self, ctx: "Ctx", s: State, target: str, mover: int) -> None:
+        """DIAM-016 (R-051): the pirate's mover takes a card or a diamond; the robber robs as the engine's."""
+        if target == "pirate":
+            H.steal_with_pirate(ctx, s, mover)
+        else:
+            super().move_and_steal(ctx, s, target, mover)
+
+    def ship_connection(self, ctx: "Ctx", edge, player: int, path: str, ignore=None) -> list["Violation"]:
+        return H.ship_connected_diam(ctx, edge, player, path, ignore)
+
+    def ship_lane_violations(self, ctx: "Ctx", src) -> list["Violation"]:
+        return H.lane_violations(ctx, src)
 
     def validate_state(self, state: State) -> list[tuple[str, str]]:
         out = list(super().validate_state(state))
