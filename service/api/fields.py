@@ -73,44 +73,39 @@ class HexCoord(fields.Field):
         return None if value is None else [value[0], value[1]]
 
 
-class NodeCoord(fields.Field):
+class _NamedCoord(fields.Field):
+    """``[q, r, name]``, ``name`` one of ``NAMES`` (a corner or a side of the hex) -> its canonical form."""
+
+    ONE_PASS = True
+    SHIFT: dict[str, tuple[int, int, str]] = {}
+    NAMES: tuple[str, ...] = ()
+    WHAT = ""                   # "an intersection" / "a path"
+    NAME = ""                   # "corner" / "side"
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        done = _fast_coord(value, self.SHIFT)
+        if done is not None:
+            return done
+        q, r = _coord_pair(value)
+        if len(value) != 3 or not isinstance(value[2], str):
+            raise ValidationError(f"{self.WHAT} is [q, r, {self.NAME}]")
+        if value[2] not in self.NAMES:
+            raise ValidationError(f"{value[2]!r} is not a {self.NAME} name (one of {', '.join(self.NAMES)})")
+        d = self.SHIFT[value[2]]
+        return (q + d[0], r + d[1], d[2])
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return None if value is None else list(value)
+
+
+class NodeCoord(_NamedCoord):
     """``[q, r, corner]`` with any of the six corner names -> canonical ``(q, r, "N"|"S")``."""
-
-    ONE_PASS = True
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        done = _fast_coord(value, _CORNER_SHIFT)
-        if done is not None:
-            return done
-        q, r = _coord_pair(value)
-        if len(value) != 3 or not isinstance(value[2], str):
-            raise ValidationError("an intersection is [q, r, corner]")
-        if value[2] not in CORNER_NAMES:
-            raise ValidationError(f"{value[2]!r} is not a corner name (one of {', '.join(CORNER_NAMES)})")
-        return canonical_node(q, r, value[2])
-
-    def _serialize(self, value, attr, obj, **kwargs):
-        return None if value is None else list(value)
+    SHIFT, NAMES, WHAT, NAME = _CORNER_SHIFT, tuple(CORNER_NAMES), "an intersection", "corner"
 
 
-class EdgeCoord(fields.Field):
+class EdgeCoord(_NamedCoord):
     """``[q, r, side]`` with any of the six side names -> canonical ``(q, r, "NE"|"E"|"SE")``."""
-
-    ONE_PASS = True
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        done = _fast_coord(value, _SIDE_SHIFT)
-        if done is not None:
-            return done
-        q, r = _coord_pair(value)
-        if len(value) != 3 or not isinstance(value[2], str):
-            raise ValidationError("a path is [q, r, side]")
-        if value[2] not in SIDE_NAMES:
-            raise ValidationError(f"{value[2]!r} is not a side name (one of {', '.join(SIDE_NAMES)})")
-        return canonical_edge(q, r, value[2])
-
-    def _serialize(self, value, attr, obj, **kwargs):
-        return None if value is None else list(value)
+    SHIFT, NAMES, WHAT, NAME = _SIDE_SHIFT, tuple(SIDE_NAMES), "a path", "side"
 
 
 def parse_cards(value: Any, allowed: tuple[str, ...] = RESOURCES, aliases: dict = RESOURCE_ALIASES,

@@ -6,13 +6,12 @@ from collections import deque
 from typing import Any, Iterable, Optional
 
 from ...actions import WRONG_PHASE_RULE, own_handler
-from ...actions.robber import robbable
+from ...actions.robber import place_piece, robbable, steal_card
 from ...actions.trade import (harbor_rates, split_currencies, strict_phases_violation, trade_wrong_phase,
                               unaccepted_violation)
 from ...core import Action, Ctx, Violation, fmt_cards
 from ...geometry import Node, node_str
 from ...mapgraph import RESOURCES, MapGraph
-from ...rng import Rng
 from ...state import State
 from . import store
 from .data import (CARDS, COMMODITIES, LEVEL_NAMES, MAX_LEVEL, METROPOLIS_LEVEL, TRACK_COMMODITY, TRACKS, WALLS)
@@ -180,28 +179,11 @@ def robber_violations(ctx: Ctx, target: str, mover: int) -> list[Violation]:
 
 
 def robber_move(ctx: Ctx, s: State, target: str, mover: int) -> None:
-    a = ctx.action
-    h = a.get("hex")
-    if target == "pirate":
-        s.pirate = h
-    else:
-        s.robber = h
-    ctx.emit("moved", piece=target, hex=list(h), player=mover,
-             steal_candidates=robbable(ctx.state, ctx.graph, target, h, mover))
-    victim = a.get("steal_from")
-    if victim is None:
-        return
-    held = store.cards_of(s, victim)
-    card = a.get("card")
-    if card is None and sum(held.values()) > 0:
-        rng = Rng(s.rng_seed, s.rng_counter)
-        card = rng.pick_weighted(held, CARDS)               # CK-SEVEN-4: resources and commodities
-        s.rng_counter = rng.counter
-    if card is None:
-        ctx.emit("stole", player=mover, victim=victim, resource=None)
-        return
-    store.move_card(s, victim, mover, card)
-    ctx.emit("stole", player=mover, victim=victim, resource=card)
+    """Move the ``target`` and rob one card of resources and commodities (CK-SEVEN-4)."""
+    victim = place_piece(ctx, s, target, mover)
+    if victim is not None:
+        steal_card(ctx, s, mover, victim, store.cards_of(s, victim), CARDS,
+                   lambda card: store.move_card(s, victim, mover, card))
 
 
 @own_handler("move_robber", {"robber"})
