@@ -169,6 +169,14 @@ class Hooks(Protocol):
         """Move the ``target`` to the action's hex on ``s`` and rob ``steal_from``: one resource card, observed
         or drawn by the seeded generator (BASE-ROBBER-4); a module robbing otherwise replaces it."""
 
+    def knight_violations(self, ctx: "Ctx") -> list["Violation"]:
+        """What a Knight played now must satisfy once the card itself may be played (BASE-DEV-5): by default
+        the move of the robber, or the pirate (SEA-031), and its theft as on a 7 (BASE-ROBBER-6)."""
+
+    def knight_effect(self, ctx: "Ctx", s: "State") -> None:
+        """What a played Knight does on ``s`` once the card is laid out (by default the ``move_and_steal``
+        of its target); a module whose knights do otherwise replaces it."""
+
     def ship_connection(self, ctx: "Ctx", edge: Any, player: int, path: str,
                         ignore: Any = None) -> list["Violation"]:
         """SEA-008: what a new or moved ship on ``edge`` connects to, ``ignore`` an edge taken as empty (the

@@ -9,7 +9,6 @@ from ..placement import road_connected, road_site, ship_site
 from ..rng import Rng
 from ..state import DEV_CARDS, State
 from . import WRONG_PHASE_RULE, handler
-from .robber import robber_checks
 
 CARD_RULE = {"knight": "BASE-DEV-5", "road_building": "BASE-DEV-6", "year_of_plenty": "BASE-DEV-7",
              "monopoly": "BASE-DEV-8"}
@@ -108,17 +107,16 @@ class BuyDevelopmentCard:
 @handler("play_knight", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase)
 class PlayKnight:
     """BASE-DEV-5 / BASE-ROBBER-6: move the robber and steal as on a 7 (BASE-ROBBER-3/4) with no
-    discard step (nothing here touches pending discards); SEA-031: or the pirate."""
+    discard step (nothing here touches pending discards); SEA-031: or the pirate. What the knight does is
+    the stack's ``knight_violations`` / ``knight_effect``."""
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
-        target = ctx.action.get("target") or "robber"
-        return may_play(ctx, "knight") or robber_checks(ctx, target, ctx.action.player)
+        return may_play(ctx, "knight") or ctx.scenario.knight_violations(ctx)
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
-        a = ctx.action
         play_card(ctx, s, "knight")
-        ctx.scenario.move_and_steal(ctx, s, a.get("target") or "robber", a.player)
+        ctx.scenario.knight_effect(ctx, s)
 
 
 @handler("play_road_building", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase,

@@ -348,6 +348,13 @@ class Scenario:
         from ..actions.robber import do_move
         do_move(ctx, s, target, mover)
 
+    def knight_violations(self, ctx: "Ctx") -> list["Violation"]:
+        from ..actions.robber import robber_checks
+        return robber_checks(ctx, ctx.action.get("target") or "robber", ctx.action.player)
+
+    def knight_effect(self, ctx: "Ctx", s: State) -> None:
+        self.move_and_steal(ctx, s, ctx.action.get("target") or "robber", ctx.action.player)
+
     def ship_connection(self, ctx: "Ctx", edge: Edge, player: int, path: str,
                         ignore: Optional[Edge] = None) -> list["Violation"]:
         return ship_connected(ctx, edge, player, path, ignore)

@@ -3,14 +3,14 @@ and pirate limits (DIAM-014..016, R-050, R-051), Road Building's ships.
 
 The engine's handlers judge them through the hooks the scenario implements with the functions here
 (``robber_permission``, ``steal_violations``, ``move_and_steal``, ``ship_connection``,
-``ship_lane_violations``); only the Knight, which may be played without a move (R-050), has its own."""
+``ship_lane_violations``, and for the Knight, which may be played without a move (R-050),
+``knight_violations`` and ``knight_effect``)."""
 from __future__ import annotations
 
 from typing import Optional
 
-from ...actions import declared_own, load_all, own_handler
-from ...actions.dev import dev_wrong_phase, may_play, play_card
-from ...actions.robber import do_move, robbable, robber_checks
+from ...actions import declared_own, load_all
+from ...actions.robber import do_move, robbable
 from ...core import Action, Ctx, Violation
 from ...derive import victory_points
 from ...geometry import edge_str
@@ -103,35 +103,20 @@ def steal_violations(ctx: Ctx, target: str) -> list[Violation]:
     return theft_violations(ctx) if target == "pirate" else []
 
 
-@own_handler("play_knight", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase)
-class PlayKnight:
-    """BASE-DEV-5 with the limits of R-050: the knight moves a permitted piece; when neither the robber
-    (DIAM-014) nor the pirate (DIAM-015) is permitted it is played without a move (``hex`` left out) and
-    still counts for Largest Army (DIAM-018)."""
-    @staticmethod
-    def check(ctx: Ctx) -> list[Violation]:
-        a, s = ctx.action, ctx.state
-        v = may_play(ctx, "knight")
-        if v:
-            return v
-        if a.get("hex") is None:
-            robber, pirate = robber_allowed(s, ctx.scenario), pirate_allowed(s, a.player)
-            if robber or pirate:
-                rule = "DIAM-014" if robber else "DIAM-015"
-                may = " and ".join(x for x, ok in (("robber", robber), ("pirate", pirate)) if ok)
-                return [Violation(rule, f"a knight moves the {may} when permitted; name the hex (R-050: only with "
-                                  "neither permitted is it played without a move)", "/action/hex")]
-            return []
-        return robber_checks(ctx, a.get("target") or "robber", a.player)
-
-    @staticmethod
-    def apply(ctx: Ctx, s: State) -> None:
-        a = ctx.action
-        play_card(ctx, s, "knight")           # DIAM-018: a played knight counts for Largest Army
-        if a.get("hex") is None:
-            ctx.emit("knight_without_move", player=a.player)
-            return
-        ctx.scenario.move_and_steal(ctx, s, a.get("target") or "robber", a.player)
+def knight_violations(ctx: Ctx) -> Optional[list[Violation]]:
+    """BASE-DEV-5 with the limits of R-050 (the ``knight_violations`` hook): the knight moves a permitted
+    piece; when neither the robber (DIAM-014) nor the pirate (DIAM-015) is permitted it is played without a
+    move (``hex`` left out) and still counts for Largest Army (DIAM-018). None: the engine's move."""
+    a, s = ctx.action, ctx.state
+    if a.get("hex") is not None:
+        return None
+    robber, pirate = robber_allowed(s, ctx.scenario), pirate_allowed(s, a.player)
+    if robber or pirate:
+        rule = "DIAM-014" if robber else "DIAM-015"
+        may = " and ".join(x for x, ok in (("robber", robber), ("pirate", pirate)) if ok)
+        return [Violation(rule, f"a knight moves the {may} when permitted; name the hex (R-050: only with "
+                          "neither permitted is it played without a move)", "/action/hex")]
+    return []
 
 
 # -- ships: villages as anchors (DIAM-012, DIAM-013), closed routes (DIAM-010, DIAM-011) ---------------------
@@ -163,6 +148,7 @@ def lane_violations(ctx: Ctx, src) -> list[Violation]:
 
 #: The engine's handlers, judged through this module's hooks (robbing, ship anchors and routes).
 _ENGINE = load_all()
+PLAY_KNIGHT = declared_own(_ENGINE["play_knight"])
 MOVE_ROBBER = declared_own(_ENGINE["move_robber"])
 MOVE_PIRATE = declared_own(_ENGINE["move_pirate"])
 BUILD_SHIP = declared_own(_ENGINE["build_ship"])

@@ -57,7 +57,7 @@ DIAM_ACTIONS = (
                                         doc="where the robber or pirate goes; left out only in Diamond Isles when "
                                             "neither may be moved (R-050)"),
                                "steal": _STEAL},
-               handler=H.PlayKnight.HANDLER, candidates=H.knight_candidates),
+               handler=H.PLAY_KNIGHT, candidates=H.knight_candidates),
 )
 
 _VILLAGE = Obj({"hex": F(HEX, required=True, doc="the village's hex (a desert with a number token)"),
@@ -202,6 +202,17 @@ class DiamondIsles(MappedScenario, Seafarers, edition=Edition(
             H.steal_with_pirate(ctx, s, mover)
         else:
             super().move_and_steal(ctx, s, target, mover)
+
+    def knight_violations(self, ctx: "Ctx") -> list["Violation"]:
+        v = H.knight_violations(ctx)
+        return super().knight_violations(ctx) if v is None else v
+
+    def knight_effect(self, ctx: "Ctx", s: State) -> None:
+        """R-050: a knight played without a move (DIAM-018: it still counts for Largest Army)."""
+        if ctx.action.get("hex") is None:
+            ctx.emit("knight_without_move", player=ctx.action.player)
+        else:
+            super().knight_effect(ctx, s)
 
     def ship_connection(self, ctx: "Ctx", edge, player: int, path: str, ignore=None) -> list["Violation"]:
         return H.ship_connected_diam(ctx, edge, player, path, ignore)

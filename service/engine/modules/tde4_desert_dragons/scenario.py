@@ -22,7 +22,8 @@ from ...scenarios.seafarers import Seafarers
 from ...spec import EDGE, HEX, NODE, PLAYER, Bool, F, Int, List, Map, Null, Obj, Str, by_player
 from ...state import State
 from . import dragons as D
-from .actions import DragonKnight, StealCard, invading_roll, knight_candidates, steal_candidates
+from .actions import (DRAGON_KNIGHT, StealCard, invading_roll, knight_candidates, knight_violations, remove_dragon,
+                      steal_candidates)
 from .maps import MAP_SPECS, component_table, fixed_harbors
 
 _HEXES = List(HEX, max_len=64)
@@ -51,7 +52,7 @@ class DesertDragons(MappedScenario, Seafarers, edition=Edition(
                    "player's hand (no robber).", handler=StealCard.HANDLER, candidates=steal_candidates),
         ActionSpec("play_knight", {}, "TDE4-021: play a knight to remove the dragon of a landscape hex (hex) from "
                    "the game; no card is stolen and there is no Largest Army (TDE4-022).",
-                   handler=DragonKnight.HANDLER, candidates=knight_candidates),
+                   handler=DRAGON_KNIGHT, candidates=knight_candidates),
         ActionSpec("roll", {}, "", handler=invading_roll),
     )
     WITHOUT_ACTIONS = ("move_robber", "move_pirate")          # TDE4-007
@@ -227,6 +228,12 @@ class DesertDragons(MappedScenario, Seafarers, edition=Edition(
             if p == player:
                 lost += 2 if kind == "city" else 1
         return {"blocked_buildings": -lost}
+
+    def knight_violations(self, ctx: Ctx) -> list[Violation]:
+        return knight_violations(ctx)
+
+    def knight_effect(self, ctx: Ctx, s: State) -> None:
+        remove_dragon(ctx, s)
 
     def robber_hex_ok(self, state: State, h: Hex) -> bool:
         return False                                                       # TDE4-007: no robber
