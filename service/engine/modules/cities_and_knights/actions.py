@@ -7,6 +7,7 @@ from typing import Any, Iterable, Optional
 
 from ...actions import WRONG_PHASE_RULE, own_handler
 from ...actions.robber import place_piece, robbable, steal_card
+from ...actions.turn import discard_violations
 from ...actions.trade import (harbor_rates, split_currencies, strict_phases_violation, trade_wrong_phase,
                               unaccepted_violation)
 from ...core import Action, Ctx, Violation, fmt_cards
@@ -95,22 +96,11 @@ class DiscardCards:
     """CK-SEVEN-2, CK-COM-3: half of resources plus commodities, rounded down."""
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
-        a, s = ctx.action, ctx.state
-        owed = s.pending_discards.get(a.player)
-        if owed is None:
-            return [Violation("CK-SEVEN-2", f"player {a.player} owes no discard (limit 7 plus 2 per city wall)",
-                              "/action/player")]
+        a = ctx.action
         cards = {**(a.get("resources") or {}), **(a.get("commodities") or {})}
-        n = sum(cards.values())
-        if n != owed:
-            return [Violation("CK-SEVEN-2", f"player {a.player} must discard exactly {owed} cards (half of their "
-                              f"resources and commodities, rounded down), not {n}", "/action/resources")]
-        held = store.cards_of(s, a.player)
-        short = {k: v - held.get(k, 0) for k, v in cards.items() if v > held.get(k, 0)}
-        if short:
-            return [Violation("CK-SEVEN-2", f"player {a.player} cannot discard cards they do not hold: short of "
-                              f"{fmt_cards(short)}", "/action/resources")]
-        return []
+        return discard_violations(ctx, "CK-SEVEN-2", cards, lambda: store.cards_of(ctx.state, a.player),
+                                  f"player {a.player} owes no discard (limit 7 plus 2 per city wall)",
+                                  "their resources and commodities")
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
