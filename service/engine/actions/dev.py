@@ -119,44 +119,6 @@ class PlayKnight:
         ctx.scenario.knight_effect(ctx, s)
 
 
-@handler("play_road_building", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase,
-         changes_routes=True)
-class PlayRoadBuilding:
-    """BASE-DEV-6: two free roads (SEA-023: or ships), placed one after the other (R-015)."""
-    @staticmethod
-    def check(ctx: Ctx) -> list[Violation]:
-        v = may_play(ctx, "road_building")
-        if v:
-            return v
-        s, a = ctx.state, ctx.action
-        pieces = a.get("pieces")
-        sup = s.players[a.player].supply
-        kinds_ok = ("roads", "ships") if ctx.scenario.ships else ("roads",)
-        avail = sum(sup.get(k, 0) for k in kinds_ok)
-        if avail <= 0:
-            return [Violation("BASE-DEV-6", f"player {a.player} has no road{' or ship' if ctx.scenario.ships else ''} "
-                              "left in supply, so the card cannot be used")]
-        want = min(2, avail)
-        if len(pieces) != want:
-            return [Violation("BASE-DEV-6", f"Road Building places {want} piece{'s' if want > 1 else ''} "
-                              f"(2, or what the supply allows); the action names {len(pieces)}", "/action/pieces")]
-        return pieces_in_turn(ctx, _free_piece_violations)
-
-    @staticmethod
-    def apply(ctx: Ctx, s: State) -> None:
-        a = ctx.action
-        play_card(ctx, s, "road_building")
-        for piece in a.get("pieces"):
-            kind, edge = piece["kind"], piece["edge"]
-            if kind == "road":
-                place_free_road(ctx, s, edge)
-                continue
-            s.ships[edge] = a.player
-            s.flags.ships_built.append(edge)
-            s.players[a.player].supply["ships"] -= 1
-            ctx.emit("built", player=a.player, piece="ship", edge=list(edge), free=True)
-
-
 def _free_piece_violations(sub: Ctx, i: int, kind: str, edge, path: str) -> list[Violation]:
     """One Road Building piece (BASE-DEV-6, SEA-023): from the supply (BASE-COMP-1), on a legal site,
     connected."""
@@ -175,6 +137,67 @@ def _free_piece_violations(sub: Ctx, i: int, kind: str, edge, path: str) -> list
         tmp.ships[edge] = player
     tmp.players[player].supply[kind + "s"] -= 1
     return v
+
+
+@handler("play_road_building", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase,
+         changes_routes=True)
+class PlayRoadBuilding:
+    """BASE-DEV-6: two free roads (SEA-023: or ships), placed one after the other (R-015).
+
+    A module whose Road Building differs derives from this class and replaces only the steps that differ
+    (GOLD: each piece pays its gold, its ships dock at home): ``count_violations`` (how many pieces),
+    ``cost_violations`` (what the pieces cost), ``piece_violations`` (one piece, judged and placed on a
+    working copy, see :func:`pieces_in_turn`), ``place_piece`` and ``pay``."""
+    @classmethod
+    def check(cls, ctx: Ctx) -> list[Violation]:
+        return (may_play(ctx, "road_building") or cls.count_violations(ctx) or cls.cost_violations(ctx)
+                or pieces_in_turn(ctx, cls.piece_violations))
+
+    @staticmethod
+    def count_violations(ctx: Ctx) -> list[Violation]:
+        """Two pieces, or what the supply allows (none: the card cannot be used)."""
+        s, a = ctx.state, ctx.action
+        pieces = a.get("pieces")
+        sup = s.players[a.player].supply
+        kinds_ok = ("roads", "ships") if ctx.scenario.ships else ("roads",)
+        avail = sum(sup.get(k, 0) for k in kinds_ok)
+        if avail <= 0:
+            return [Violation("BASE-DEV-6", f"player {a.player} has no road{' or ship' if ctx.scenario.ships else ''} "
+                              "left in supply, so the card cannot be used")]
+        want = min(2, avail)
+        if len(pieces) != want:
+            return [Violation("BASE-DEV-6", f"Road Building places {want} piece{'s' if want > 1 else ''} "
+                              f"(2, or what the supply allows); the action names {len(pieces)}", "/action/pieces")]
+        return []
+
+    @staticmethod
+    def cost_violations(ctx: Ctx) -> list[Violation]:
+        """The pieces are free."""
+        return []
+
+    piece_violations = staticmethod(_free_piece_violations)
+
+    @classmethod
+    def apply(cls, ctx: Ctx, s: State) -> None:
+        play_card(ctx, s, "road_building")
+        for piece in ctx.action.get("pieces"):
+            cls.place_piece(ctx, s, piece["kind"], piece["edge"])
+        cls.pay(ctx, s)
+
+    @staticmethod
+    def place_piece(ctx: Ctx, s: State, kind: str, edge) -> None:
+        if kind == "road":
+            place_free_road(ctx, s, edge)
+            return
+        a = ctx.action
+        s.ships[edge] = a.player
+        s.flags.ships_built.append(edge)
+        s.players[a.player].supply["ships"] -= 1
+        ctx.emit("built", player=a.player, piece="ship", edge=list(edge), free=True)
+
+    @staticmethod
+    def pay(ctx: Ctx, s: State) -> None:
+        """Nothing to pay."""
 
 
 @handler("play_year_of_plenty", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase)
