@@ -374,7 +374,7 @@ def _shape(shape: str, x: float, y: float, r: float, colour: str, label: str, si
                 f'stroke-opacity="0.75" stroke-linecap="round" stroke-width="{r * 0.9:.1f}"/>')
     if label and shape not in ("ring", "band", "cross"):
         body += (f'<text x="{x:.1f}" y="{y + r * 0.35:.1f}" text-anchor="middle" font-weight="bold" '
-                 f'font-size="{r * (1.0 if len(label) < 3 else 0.75):.1f}" fill="{_ink(colour)}">{escape(label)}</text>')
+                 f'font-size="{r * (1.1 if len(label) < 3 else 0.8):.1f}" fill="{_ink(colour)}">{escape(label)}</text>')
     elif label:
         body += (f'<text x="{x:.1f}" y="{y - r * 1.2:.1f}" text-anchor="middle" font-weight="bold" '
                  f'font-size="{r * 0.9:.1f}" fill="#111">{escape(label)}</text>')
@@ -417,7 +417,7 @@ def _glyph(layer: Layer, g: Glyph, size: float, colours: tuple[str, ...], offset
     if where == "hex":
         x, y = hex_center(tuple(g.at), size)
         y += size * 0.55
-        r = size * 0.2
+        r = size * 0.24
     elif where == "node":
         x, y = node_point(tuple(g.at), size)
         r = size * 0.17
