@@ -113,14 +113,15 @@ def improvements(state: State) -> dict[str, Any]:
             "why": f"improvement levels ({lv}) are bought one at a time per track (CK-IMP-1); " + "; ".join(parts)}
 
 
-_SOURCE = {"settlements": ("settlements", "1 each (CK-VP table)"), "cities": ("cities", "2 each (CK-VP table)"),
-           "metropolises": ("metropolises", "2 more on a city each (CK-IMP-7)"),
-           "defenders": ("Defender of Catan cards", "1 each (CK-BARB-6, CK-BARB-7)"),
-           "progress_vp": ("Printer and Constitution", "1 each, laid face up (CK-PROG-4)"),
-           "merchant": ("the merchant", "1 while controlled (CK-PROG-T3)"),
-           "sideways_cities": ("cities on their side", "count as settlements, 1 less each (CK-BARB-5)"),
-           "longest_road": ("the Longest Road card", "2 (CK-VP table)"),
-           "special": ("special victory point tokens", "1 each (SEA-019, CK-SEA-14)")}
+#: What each VP source is and its rule, as the explanation says it ("<points> from <this>").
+_SOURCE = {"settlements": "settlements: 1 each (CK-VP table)", "cities": "cities: 2 each (CK-VP table)",
+           "metropolises": "metropolises: 2 more on a city each (CK-IMP-7)",
+           "defenders": "Defender of Catan cards: 1 each (CK-BARB-6, CK-BARB-7)",
+           "progress_vp": "Printer and Constitution: 1 each, laid face up (CK-PROG-4)",
+           "merchant": "the merchant: 1 while controlled (CK-PROG-T3)",
+           "sideways_cities": "cities on their side: count as settlements, 1 less each (CK-BARB-5)",
+           "longest_road": "the Longest Road card: 2 (CK-VP table)",
+           "special": "special victory point tokens: 1 each (SEA-019, CK-SEA-14)"}
 
 
 def vp_by_source(state: State, scen: Any) -> dict[str, Any]:
@@ -131,8 +132,8 @@ def vp_by_source(state: State, scen: Any) -> dict[str, Any]:
         for k, v in vp.items():
             if k == "total" or not v:
                 continue
-            name, rule = _SOURCE.get(k, (k.replace("_", " "), "the scenario's own source"))
-            items.append({"source": k, "points": v, "why": f"{v} from {name}: {rule}"})
+            said = _SOURCE.get(k, f"{k.replace('_', ' ')}: the scenario's own source")
+            items.append({"source": k, "points": v, "why": f"{v} from {said}"})
         out[str(p)] = {"total": vp["total"], "sources": items,
                        "why": f"player {p} has {vp['total']} of the {state.vp_target} VP needed on their own turn "
                               "(CK-VP-1" + (", raised by 2 with Seafarers, CK-SEA-1" if scen.ships else "") + "): "
