@@ -85,6 +85,7 @@ def test_a_village_with_no_route_draws_no_route_band(client):
     assert ex["trade_routes"]["players"] == {"0": [], "1": [], "2": []}
     assert "nobody has a trade route yet" in ex["trade_routes"]["why"] and "DIAM-006" in ex["trade_routes"]["why"]
     assert ex["robber_and_pirate"]["pirate"] == [] and "nobody may move the pirate" in ex["robber_and_pirate"]["why"]
+    assert "player 1 moves nothing and steals nothing (R-050)" in ex["robber_and_pirate"]["why"]
 
 
 def test_the_explanations_give_diamonds_routes_and_who_may_move_what(client):

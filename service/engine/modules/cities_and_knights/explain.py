@@ -73,7 +73,7 @@ def barbarian_attack(state: State) -> dict[str, Any]:
         for p in o["lose_city"]:
             may_choose[str(p)] = [list(x) for x in plain_cities(state, p)]
         out_steps.append(
-            (f"5. players with only settlements or metropolises are out of the comparison ({_players(immune)}); "
+            (f"5. players without a city the barbarians can take (only settlements or metropolises) are out of the comparison ({_players(immune)}); "
              if immune else "5. ") +
             (f"among the others the lowest knight strength is {o['knights'][str(o['lose_city'][0])]}: player(s) "
              f"{_players(o['lose_city'])} each lose a city, which its owner chooses among their cities without a "
