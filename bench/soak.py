@@ -2,7 +2,6 @@
 
     .venv/bin/python bench/soak.py                       # 1,000 games, 2 worker processes
     .venv/bin/python bench/soak.py --games 64 --workers 1
-    .venv/bin/python bench/soak.py --scenarios DIAM --cap 3000 --games 40   # one scenario, played to its end
 
 Games go round the (scenario, player count) pairs of ``selfplay.playable_scenarios()`` with seeds 1, 2, ...
 Each is played by ``service.engine.selfplay.play_game`` (seeded random legal actions, leaning towards
@@ -106,16 +105,9 @@ def main() -> None:
     ap.add_argument("--json")
     ap.add_argument("--options", default=None,
                     help='game options as JSON, e.g. \'{"cities_and_knights": true}\' (expansions included)')
-    ap.add_argument("--scenarios", default=None,
-                    help="comma-separated scenario ids to play (default: every scenario that starts a game)")
     args = ap.parse_args()
     from service.engine.selfplay import playable_scenarios
     pairs = playable_scenarios()
-    if args.scenarios:
-        wanted = set(args.scenarios.split(","))
-        pairs = [(sid, n) for sid, n in pairs if sid in wanted]
-        if not pairs:
-            ap.error(f"no playable scenario among {sorted(wanted)}")
     options = json.loads(args.options) if args.options else None
     if options:
         from service.engine.scenarios import get_scenario
