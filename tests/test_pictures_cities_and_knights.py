@@ -172,3 +172,13 @@ def test_a_game_without_the_module_has_no_layers_or_explanations(client):
     st = state(radius_board(), players=3)
     assert client.post("/v1/derive?explain=true", json={"state": st}).get_json()["explanations"]["modules"] == {}
     assert 'class="panel' not in svg_of(client, st)
+
+
+def test_with_the_meanies_variant_the_defence_is_counted_with_every_active_knight(client):
+    """CK-VAR-MEANIES: players choose the knights they send when the ship lands; before that the attack is
+    explained with every active knight, and says so."""
+    st = full_position()
+    st["options"]["CK-VAR-MEANIES"] = True
+    step = modules(client, st)["barbarian_attack"]["attack_steps"][2]
+    assert "Catan's defence is 4" in step and "with CK-VAR-MEANIES each player may send fewer" in step
+    assert "CK-VAR-MEANIES" not in modules(client, full_position())["barbarian_attack"]["why"]

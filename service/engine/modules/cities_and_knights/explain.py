@@ -50,7 +50,9 @@ def barbarian_attack(state: State) -> dict[str, Any]:
         "inactive knights count 0): " + "; ".join(
             f"player {p}: {o['knights'][str(p)]}" + (
                 " (" + ", ".join(f"{LEVEL_NAMES[k['level']]} at {node_str(tuple(k['node']))}" for k in ks) + ")"
-                if ks else "") for p, ks in knights.items()) + " (CK-BARB-3)",
+                if ks else "") for p, ks in knights.items()) + " (CK-BARB-3)"
+        + ("; with CK-VAR-MEANIES each player may send fewer, counted here as all" if
+           state.options.get("CK-VAR-MEANIES") else ""),
     ]
     may_choose: dict[str, list] = {}
     if o["catan_wins"]:
