@@ -237,6 +237,7 @@ class BuyGoldDevelopmentCard:
         card = draw_card(s, a.player, a.get("card"))
         pay(s, a.player, cards)
         pay_gold(s, a.player, gold)
+        s.flags.built = True        # buying counts as building (BASE-VAR-STRICT-PHASES: no trade after it)
         ctx.emit("bought_development_card", player=a.player, card=card, price=price,
                  paid={**{r: n for r, n in cards.items()}, "gold": gold})
 
