@@ -29,6 +29,7 @@ from ..derive import largest_army
 from ..geometry import Edge, Hex, Node, hex_distance, hex_neighbours
 from ..mapgraph import LAND, RESOURCES
 from ..module import ActionSpec, Composition, EventSpec, OptionSpec, compose
+from ..placement import ship_connected
 from ..rng import Rng
 from ..spec import EDGE, HEX, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Map, Obj, Str
 from ..state import DEV_CARDS, Player, Setup, State, Tile, TurnFlags, empty_dev, empty_resources
@@ -163,6 +164,11 @@ class Scenario:
     route_minimum = 5          # BASE-LR-3
     setup_rounds = 2           # BASE-SETUP-2/3
     has_map = True             # ships a map of its own, so POST /v1/games can start it
+    #: Options every game of this scenario carries (TDE5: ``cities_and_knights``, R-079); random play
+    #: (``selfplay``) starts its games with them.
+    required_options: Mapping[str, Any] = {}
+    #: Why a game without them is refused (the rule), for ``start_game``.
+    required_refusal = ""
     #: Component tables per player count (``components.py`` documents the format); checked explicitly
     #: on game generation and on request, never before a verdict (R-001).
     component_tables: dict[int, dict] = {}
@@ -249,7 +255,8 @@ class Scenario:
         return {}
 
     def board_layers(self, state: State, graph: Any) -> list:
-        """What the module adds to the board picture: ``[picture.Layer]`` (none in the base game)."""
+        """What the module adds to the board picture: ``[picture.Layer | picture.Panel]`` (none in the base
+        game)."""
         return []
 
     def explain_extra(self, state: State, graph: Any) -> dict[str, Any]:
@@ -309,6 +316,18 @@ class Scenario:
         """Hexes that produce nothing on a roll besides the robber's: none in the base game."""
         return ()
 
+    def roll_picks(self, state: State, graph: Any, total: int) -> dict[int, int]:
+        """Resources of choice a roll gives beyond gold fields: none in the base game."""
+        return {}
+
+    def knight_defends(self, state: State, knight: dict) -> bool:
+        """Every active knight defends (CK-BARB-3)."""
+        return True
+
+    def harbor_access(self, state: State, graph: Any, player: int) -> list[str]:
+        """Harbours used without an own building there: none."""
+        return []
+
     def army_award(self, state: State, holder: Optional[int]) -> Optional[int]:
         """The Largest Army card's holder after an action (BASE-LA-1..3)."""
         return largest_army(state, holder)
@@ -336,6 +355,31 @@ class Scenario:
     def pirate_hex_ok(self, state: State, h: Hex) -> bool:
         t = state.hexes.get(h)
         return t is not None and t.terrain == "sea"
+
+    def robber_permission(self, ctx: "Ctx", target: str) -> list["Violation"]:
+        return []
+
+    def steal_violations(self, ctx: "Ctx", target: str) -> list["Violation"]:
+        return []
+
+    def move_and_steal(self, ctx: "Ctx", s: State, target: str, mover: int) -> None:
+        from ..actions.robber import do_move
+        do_move(ctx, s, target, mover)
+
+    def knight_violations(self, ctx: "Ctx") -> list["Violation"]:
+        from ..actions.robber import robber_checks
+        return robber_checks(ctx, ctx.action.get("target") or "robber", ctx.action.player)
+
+    def knight_effect(self, ctx: "Ctx", s: State) -> None:
+        self.move_and_steal(ctx, s, ctx.action.get("target") or "robber", ctx.action.player)
+
+    def ship_connection(self, ctx: "Ctx", edge: Edge, player: int, path: str,
+                        ignore: Optional[Edge] = None) -> list["Violation"]:
+        return ship_connected(ctx, edge, player, path, ignore)
+
+    def ship_lane_violations(self, ctx: "Ctx", src: Edge) -> list["Violation"]:
+        from ..actions.seafarers import lane_violations
+        return lane_violations(ctx, src)
 
     def validate_state(self, state: State) -> list[tuple[str, str]]:
         return []

@@ -19,12 +19,14 @@ from .seafaring import SeafaringCitiesAndKnights
 def adjust(scen: Any) -> Optional[type]:
     """A scenario's own rules with Cities & Knights: GOLD's costs and start (GOLD-002, -006, -012..015,
     -017); the pirate with Seafarers (CK-SEA-8); a scenario whose text has its own section on playing it
-    with Cities & Knights gives that module from its package (``cities_and_knights_rules()``: TD&E 1-3)."""
+    with Cities & Knights names that module (``cities_and_knights_rules``: the class, or a method giving
+    it from the scenario's package: TD&E 1-3, 5)."""
+    own = getattr(scen, "cities_and_knights_rules", None)
+    if own is not None and not isinstance(own, type):
+        own = own()                                          # a method giving the class (imported on use)
     if scen.id == "GOLD":
         from .gold import GoldCitiesAndKnights
         return GoldCitiesAndKnights
-    own_rules = getattr(scen, "cities_and_knights_rules", None)
-    own = own_rules() if own_rules is not None else None
     if "move_pirate" in scen.action_types():
         if own is None:
             return SeafaringCitiesAndKnights

@@ -6,13 +6,13 @@ from collections import deque
 from typing import Any, Iterable, Optional
 
 from ...actions import WRONG_PHASE_RULE, own_handler
-from ...actions.robber import robbable
+from ...actions.robber import place_piece, robbable, steal_card
+from ...actions.turn import discard_violations
 from ...actions.trade import (harbor_rates, split_currencies, strict_phases_violation, trade_wrong_phase,
                               unaccepted_violation)
 from ...core import Action, Ctx, Violation, fmt_cards
 from ...geometry import Node, node_str
 from ...mapgraph import RESOURCES, MapGraph
-from ...rng import Rng
 from ...state import State
 from . import store
 from .data import (CARDS, COMMODITIES, LEVEL_NAMES, MAX_LEVEL, METROPOLIS_LEVEL, TRACK_COMMODITY, TRACKS, WALLS)
@@ -96,22 +96,11 @@ class DiscardCards:
     """CK-SEVEN-2, CK-COM-3: half of resources plus commodities, rounded down."""
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
-        a, s = ctx.action, ctx.state
-        owed = s.pending_discards.get(a.player)
-        if owed is None:
-            return [Violation("CK-SEVEN-2", f"player {a.player} owes no discard (limit 7 plus 2 per city wall)",
-                              "/action/player")]
+        a = ctx.action
         cards = {**(a.get("resources") or {}), **(a.get("commodities") or {})}
-        n = sum(cards.values())
-        if n != owed:
-            return [Violation("CK-SEVEN-2", f"player {a.player} must discard exactly {owed} cards (half of their "
-                              f"resources and commodities, rounded down), not {n}", "/action/resources")]
-        held = store.cards_of(s, a.player)
-        short = {k: v - held.get(k, 0) for k, v in cards.items() if v > held.get(k, 0)}
-        if short:
-            return [Violation("CK-SEVEN-2", f"player {a.player} cannot discard cards they do not hold: short of "
-                              f"{fmt_cards(short)}", "/action/resources")]
-        return []
+        return discard_violations(ctx, "CK-SEVEN-2", cards, lambda: store.cards_of(ctx.state, a.player),
+                                  f"player {a.player} owes no discard (limit 7 plus 2 per city wall)",
+                                  "their resources and commodities")
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
@@ -180,28 +169,11 @@ def robber_violations(ctx: Ctx, target: str, mover: int) -> list[Violation]:
 
 
 def robber_move(ctx: Ctx, s: State, target: str, mover: int) -> None:
-    a = ctx.action
-    h = a.get("hex")
-    if target == "pirate":
-        s.pirate = h
-    else:
-        s.robber = h
-    ctx.emit("moved", piece=target, hex=list(h), player=mover,
-             steal_candidates=robbable(ctx.state, ctx.graph, target, h, mover))
-    victim = a.get("steal_from")
-    if victim is None:
-        return
-    held = store.cards_of(s, victim)
-    card = a.get("card")
-    if card is None and sum(held.values()) > 0:
-        rng = Rng(s.rng_seed, s.rng_counter)
-        card = rng.pick_weighted(held, CARDS)               # CK-SEVEN-4: resources and commodities
-        s.rng_counter = rng.counter
-    if card is None:
-        ctx.emit("stole", player=mover, victim=victim, resource=None)
-        return
-    store.move_card(s, victim, mover, card)
-    ctx.emit("stole", player=mover, victim=victim, resource=card)
+    """Move the ``target`` and rob one card of resources and commodities (CK-SEVEN-4)."""
+    victim = place_piece(ctx, s, target, mover)
+    if victim is not None:
+        steal_card(ctx, s, mover, victim, store.cards_of(s, victim), CARDS,
+                   lambda card: store.move_card(s, victim, mover, card))
 
 
 @own_handler("move_robber", {"robber"})
@@ -671,16 +643,23 @@ class ImproveCity:
 
 # -- trade ---------------------------------------------------------------------------------------------
 
-def bank_rates(s: State, g: MapGraph, p: int) -> dict[str, tuple[int, str]]:
+def bank_rates(s: State, g: MapGraph, p: int, scen: Any = None) -> dict[str, tuple[int, str]]:
     """The best rate per card given to the bank and the rule it rests on (CK-COM-5, CK-IMP-3,
-    CK-PROG-T3, CK-PROG-T4)."""
+    CK-PROG-T3, CK-PROG-T4); ``scen``'s ``harbor_access`` adds harbours used without a building there."""
     harb = harbor_rates(s, g, p)
+    further = scen.harbor_access(s, g, p) if scen is not None else ()
+    for kind in further:
+        if kind == "3:1":
+            harb = {r: min(v, 3) for r, v in harb.items()}
+        elif kind in harb:
+            harb[kind] = 2
     rates: dict[str, tuple[int, str]] = {}
     for r in RESOURCES:
         rate = harb[r]
         rates[r] = (rate, {4: "BASE-TRADE-6", 3: "BASE-TRADE-7", 2: "BASE-TRADE-8"}[rate])
-    has31 = any(kind == "3:1" and any(s.building_owner(g.nodes[n]) == p for n in g.edge_node_ids[g.edge_index[e]])
-                for e, kind in s.harbors.items() if e in g.edge_index)
+    has31 = "3:1" in further or any(
+        kind == "3:1" and any(s.building_owner(g.nodes[n]) == p for n in g.edge_node_ids[g.edge_index[e]])
+        for e, kind in s.harbors.items() if e in g.edge_index)
     for c in COMMODITIES:
         rates[c] = (3, "CK-COM-5") if has31 else (4, "CK-COM-5")
         if store.level(s, p, "trade") >= 3:
@@ -707,7 +686,7 @@ class MaritimeTrade:
         (wr, wn), = ((r, n) for r, n in a.get("get").items() if n)
         if gr == wr:
             return [Violation("BASE-TRADE-6", f"a maritime trade gives one kind for another; both are {gr}", "/action/get")]
-        rate, rule = bank_rates(s, ctx.graph, a.player)[gr]
+        rate, rule = bank_rates(s, ctx.graph, a.player, ctx.scenario)[gr]
         if gn != rate * wn:
             return [Violation(rule, f"player {a.player} trades {gr} with the bank at {rate}:1, so {wn} {wr} costs "
                               f"{rate * wn} {gr}, not {gn}", "/action/give")]
@@ -731,7 +710,7 @@ def maritime_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Ite
     if state.phase != "main" or p != state.current_player:
         return
     held = store.cards_of(state, p)
-    rates = bank_rates(state, graph, p)
+    rates = bank_rates(state, graph, p, scen)
     for gr in CARDS:
         rate = rates[gr][0]
         if held.get(gr, 0) < rate:
