@@ -165,3 +165,17 @@ def test_the_key_comes_from_the_environment_or_its_file(tmp_path, monkeypatch):
     monkeypatch.setenv("STATE_KEY_FILE", str(tmp_path / "absent"))
     assert integrity.state_key() != a
     integrity.set_key(None)
+
+
+def test_a_recognised_state_with_warnings_answers_them_each_time(client):
+    st, _ = new_game(client)
+    st = json.loads(json.dumps(st))
+    st["pieces"]["roads"].append({"player": 1, "edge": [0, 0, "NE"]})     # joined to nothing: a warning
+    st["players"][1]["supply"]["roads"] -= 1
+    body = {"state": st, "action": SETTLE}
+    plain = client.post("/v1/adjudicate", json=body)
+    assert plain.status_code == 200 and plain.json["warnings"]
+    tag = integrity.tag_of(st)
+    for _ in range(3):
+        r = client.post("/v1/adjudicate", json=body, headers={"State-Tag": tag})
+        assert r.data == plain.data

@@ -20,6 +20,7 @@ from ..engine.memo import bounded_put
 from ..engine.referee import UnsupportedAction, Verdict, adjudicate
 from ..engine.scenarios import EXPANSIONS, GameRefused, get_scenario, scenario_of, start_game, with_expansions
 from ..engine.state import State
+from ..engine.warnings import position_warnings
 from .codec import (ENCODE, Inconsistent, board_canonical, board_text, build_state, dump_board, dump_state,
                     violation_json)
 from .errors import Problem
@@ -172,11 +173,24 @@ def _load(raw: Any, cache: GraphCache, prefix: str, recognised_tag: Optional[str
         if problems:
             raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")
     else:   # (the engine never changes a state it is given, so one object serves every request)
+        where.recognised = True
         bounded_put(_RECOGNISED, recognised_tag, (state, where), RECOGNISED_KEPT,
                     nbytes=_state_bytes(state), max_bytes=memo.MEMO_BYTES)
     if board is None and board_key is not None:
         bounded_put(_BOARDS, board_key, loaded["board"], BOARDS_KEPT)
     return state, graph, where
+
+
+def warnings_of(state: State, graph: MapGraph, where: Any) -> list[dict[str, str]]:
+    """``position_warnings`` of a posted state; a recognised state's are kept with it (they depend on
+    nothing else)."""
+    kept = getattr(where, "warnings", None)
+    if kept is not None:
+        return list(kept)
+    out = position_warnings(state, graph, scenario_of(state), where)
+    if getattr(where, "recognised", False):
+        where.warnings = tuple(out)
+    return out
 
 
 # States recognised by their tag (``integrity``), loaded, by tag: a client posts the same state for its

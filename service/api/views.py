@@ -14,10 +14,10 @@ from .app import ROOT
 from .body import read_json
 from .codec import ENCODE, dump_state, violation_json
 from .errors import Problem
-from ..engine.warnings import position_warnings
 from .schemas import NewGameSchema, pointerize
 from .integrity import HEADER as TAG_HEADER, tag_of
-from .service import invalid, judge, parse_action, parse_state, parse_state_where, started, verdict_text_tagged
+from .service import (invalid, judge, parse_action, parse_state, parse_state_where, started, verdict_text_tagged,
+                      warnings_of)
 
 blp = Blueprint("v1", __name__)
 
@@ -80,7 +80,7 @@ def adjudicate_view():
     state, graph, where = parse_state_where(data["state"], cache, tag=posted_tag())
     action = None if data.get("action") is None else parse_action(data["action"], state)
     verdict = judge(state, action, graph)
-    verdict.warnings = position_warnings(state, graph, scenario_of(state), where)
+    verdict.warnings = warnings_of(state, graph, where)
     extra = None
     if explaining:   # the reasoning of every derived value
         from ..engine.explain import explain

@@ -120,13 +120,40 @@ def route_of(graph: MapGraph, player: int, eids: list[int], owners: dict[int, in
             return 0, []
         x = eids[0]
         return 1, [graph.edges[~x if x < 0 else x]]
-    key = (graph.memo_token, player, tuple(eids), bkey)
+    pieces = tuple(eids)
+    key = (graph.memo_token, player, pieces, bkey)
     hit = _MEMO.get(key)
     if hit is not None:
         return hit[0], list(hit[1])
-    n, path = _longest_route(owners, graph, player, eids)
-    bounded_put(_MEMO, key, (n, tuple(path)), MEMO_SIZE, nbytes=300 + 40 * len(eids) + 8 * len(path))
-    return n, path
+    # Not with these buildings: look again under the buildings on this network's own junctions, the only
+    # ones the result depends on, so that a building placed elsewhere (an opponent's settlement across
+    # the board) costs a lookup, not a search; only players whose pieces or junctions changed are searched.
+    local = _local_key(graph, player, pieces, owners)
+    hit = _MEMO.get(local)
+    nbytes = 300 + 48 * len(eids)
+    if hit is None:
+        n, path = _longest_route(owners, graph, player, eids)
+        hit = (n, tuple(path))
+        bounded_put(_MEMO, local, hit, MEMO_SIZE, nbytes=nbytes + 24 * len(local[4]) + 8 * len(path))
+    bounded_put(_MEMO, key, hit, MEMO_SIZE, nbytes=nbytes + 8 * len(hit[1]))
+    return hit[0], list(hit[1])
+
+
+def _local_key(graph: MapGraph, player: int, pieces: tuple[int, ...], owners: dict[int, int]) -> tuple:
+    """The memo key of :func:`route_of` by the owners of the built junctions the pieces touch (in the
+    pieces' order), not by every building of the board."""
+    eno = graph.edge_node_ids
+    get = owners.get
+    built = []
+    for x in pieces:
+        a, b = eno[~x if x < 0 else x]
+        o = get(a)
+        if o is not None:
+            built.append((a, o))
+        o = get(b)
+        if o is not None:
+            built.append((b, o))
+    return (graph.memo_token, player, pieces, None, tuple(built))
 
 
 def _longest_route(owners: dict[int, int], graph: MapGraph, player: int,
