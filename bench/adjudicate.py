@@ -11,7 +11,8 @@ Columns: ``parse_validate_us`` decoding the body and turning the posted state in
 (schema, build, map graph from the warm cache, consistency checks); ``engine_us`` the adjudication
 without derived values; ``derive_us`` the derived values; ``serialise_us`` the verdict as JSON text
 (``verdict_text``); ``wsgi_us`` one whole request through the Flask app (what a gunicorn worker spends,
-HTTP parsing aside); ``wsgi_tagged_us`` the same with the state's ``State-Tag`` (a state the service
+HTTP parsing aside); ``observability_share`` the part of ``wsgi_us`` that the request id, the metrics and the log line
+take (the same app timed without those hooks); ``wsgi_tagged_us`` the same with the state's ``State-Tag`` (a state the service
 returned: recognised, and kept from the request before), ``wsgi_tagged_first_us`` recognised but not kept
 (the first time this worker sees it: loaded without the checks); ``http_total_us`` the whole request
 through Flask's test client (which adds building the request).
@@ -91,6 +92,12 @@ def bench(label: str, state, graph, scen, action: Action, action_json: dict, n: 
     v = judge(st, act, g)
     t_ser = per_call(lambda: verdict_text(v), n)
     t_wsgi = per_call(wsgi_call(app, body.encode()), n // 3)
+    bare = create_app({"TESTING": True})     # the same app without request ids, metrics and the log line
+    from service.api import observability
+    for funcs, hook in ((bare.before_request_funcs, observability._before),
+                        (bare.after_request_funcs, observability._after)):
+        funcs[None] = [f for f in funcs.get(None, []) if f is not hook]
+    t_bare = per_call(wsgi_call(bare, body.encode()), n // 3)
     t_tagged = t_tagged_new = float("nan")
     try:
         from service.api import integrity, service
@@ -109,7 +116,8 @@ def bench(label: str, state, graph, scen, action: Action, action_json: dict, n: 
     tiles = sum(1 for t in state.hexes.values() if t.terrain != "frame")
     row = {"position": label, "tiles": tiles, "legal": v.legal, "parse_validate_us": round(t_parse, 1),
            "engine_us": round(t_engine, 1), "derive_us": round(t_derive, 1), "serialise_us": round(t_ser, 1),
-           "wsgi_us": round(t_wsgi, 1), "wsgi_tagged_us": round(t_tagged, 1),
+           "wsgi_us": round(t_wsgi, 1), "observability_share": round(1 - t_bare / t_wsgi, 3),
+           "wsgi_tagged_us": round(t_tagged, 1),
            "wsgi_tagged_first_us": round(t_tagged_new, 1), "http_total_us": round(t_http, 1)}
     return row
 

@@ -48,7 +48,7 @@ def test_the_key_tells_boards_and_buildings_apart():
     p = max(range(3), key=lambda q: len(routes.player_route_pieces(s, q)))
     n1, path1 = routes.longest_route(s, g1, p)
     assert routes.longest_route(s, g2, p) == (n1, path1)
-    assert len(routes._MEMO) == 4           # per board: under every building, and under the network's own
+    assert len(routes._MEMO) == 2
     # an opponent's settlement on an inner intersection of the witness breaks it
     inner = set()
     from service.engine.geometry import edge_nodes
@@ -59,7 +59,7 @@ def test_the_key_tells_boards_and_buildings_apart():
     s2 = s.copy()
     s2.buildings[free[0]] = ((p + 1) % 3, "settlement")
     got = routes.longest_route(s2, g1, p)
-    assert len(routes._MEMO) == 6                       # keys of its own, not the first position's answer
+    assert len(routes._MEMO) == 3                       # a key of its own, not the first position's answer
     owners, _ = routes.route_context(s2, g1)
     assert got == routes._longest_route(owners, g1, p, routes.piece_ids(g1, routes.player_route_pieces(s2, p)))
 
