@@ -5,6 +5,7 @@ Each step is its own function so benchmarks can time them apart.
 from __future__ import annotations
 
 import json
+import weakref
 from typing import Any, Optional
 
 import orjson
@@ -116,8 +117,11 @@ def parse_state_where(raw: Any, cache: GraphCache, prefix: str = "/state", tag: 
     if tag is not None and recognised(raw, tag):
         kept = _RECOGNISED.get(tag)
         if kept is not None:
-            state, where = kept
-            return state, cache.get(state.terrain_map()), where
+            state, where, graph_ref = kept
+            graph = graph_ref()
+            if graph is None:           # dropped by the graph cache since: looked up again
+                graph = cache.get(state.terrain_map())
+            return state, graph, where
         return _load(raw, cache, prefix, tag)
     return _load(raw, cache, prefix, None)
 
@@ -167,14 +171,15 @@ def _load(raw: Any, cache: GraphCache, prefix: str, recognised_tag: Optional[str
         state, where = build_state(loaded, prefix)
     except Inconsistent as e:
         raise invalid([{"pointer": p, "detail": r} for p, r in e.problems], "the state") from None
-    graph = cache.get(state.terrain_map())
+    graph = (cache.get(state.terrain_map()) if board_key is None
+             else cache.get_by_text(board_key, state.terrain_map))
     if checked:
         problems = check_state(state, graph, scenario_of(state), where)
         if problems:
             raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")
     else:   # (the engine never changes a state it is given, so one object serves every request)
         where.recognised = True
-        bounded_put(_RECOGNISED, recognised_tag, (state, where), RECOGNISED_KEPT,
+        bounded_put(_RECOGNISED, recognised_tag, (state, where, weakref.ref(graph)), RECOGNISED_KEPT,
                     nbytes=_state_bytes(state), max_bytes=memo.MEMO_BYTES)
     if board is None and board_key is not None:
         bounded_put(_BOARDS, board_key, loaded["board"], BOARDS_KEPT)
@@ -195,7 +200,7 @@ def warnings_of(state: State, graph: MapGraph, where: Any) -> list[dict[str, str
 
 # States recognised by their tag (``integrity``), loaded, by tag: a client posts the same state for its
 # legal actions, its derived values and its next move. Bounded in entries and in bytes (``MEMO_MB``).
-_RECOGNISED: dict[str, tuple[State, Any]] = {}
+_RECOGNISED: dict[str, tuple[State, Any, "weakref.ref[MapGraph]"]] = {}
 RECOGNISED_KEPT = 1024
 
 
