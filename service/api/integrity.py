@@ -76,10 +76,8 @@ def _code_digest() -> bytes:
 
 
 def _tag(rest: bytes, board: bytes) -> str:
-    mac = hmac.new(state_key(), rest, "sha256")
-    mac.update(b"\x00")
-    mac.update(board)
-    return PREFIX + base64.urlsafe_b64encode(mac.digest()[:16]).rstrip(b"=").decode()
+    mac = hmac.digest(state_key(), b"%b\x00%b" % (rest, board), "sha256")     # (one call, in C)
+    return PREFIX + base64.urlsafe_b64encode(mac[:16]).rstrip(b"=").decode()
 
 
 def tag_of(state: dict[str, Any], board_bytes: Optional[bytes] = None) -> str:

@@ -3,8 +3,9 @@
 ``init_app(app)`` hooks everything into one Flask app:
 
 * **Request id**: ``X-Request-ID`` is accepted when it looks like an id (1-128 characters of
-  ``A-Z a-z 0-9 . _ : -``), otherwise a fresh one is generated; it is echoed in the response header and
-  carried by every log line of the request.
+  ``A-Z a-z 0-9 . _ : -``), otherwise a fresh one is made (32 hex digits: 16 drawn once per process and
+  a counter, so making one costs no random draw); it is echoed in the response header and carried by
+  every log line of the request.
 * **Logs**: one JSON object per line on stderr (``ts``, ``level``, ``logger``, ``msg``, ``request_id`` and
   any extra fields), for the ``seafarers`` loggers; one ``request`` line per request (probes and
   ``/metrics`` at DEBUG, the rest at INFO). ``LOG_LEVEL`` sets the level (``info``).
@@ -15,6 +16,11 @@
   ``seafarers_graph_cache_corrupt_entries_total``, ``seafarers_redis_errors_total``,
   ``seafarers_redis_skipped_total`` (calls the open circuit breaker saved) and
   ``seafarers_redis_up`` (1 up, 0 down, absent without Redis; refreshed on each scrape).
+* **No lock per request**: each thread counts into its own tally, added to the Prometheus series (whose
+  every change takes a lock: one for the whole process in multiprocess mode) once a second by a
+  background thread and before every scrape; the access line is written in one piece to stderr, without
+  the logging module's record and handler lock, whenever only the handler set up here would receive it.
+  Together they cost a few percent of an adjudication (``bench/adjudicate.py``: ``observability_share``).
 * **Bounded labels**: ``endpoint`` is a route's rule or ``unmatched``, ``method`` one of
   :data:`KNOWN_METHODS` or ``other``, ``status`` an HTTP status code.
 * **Several gunicorn workers**: each worker is its own process with its own counters, and a scrape
