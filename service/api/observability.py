@@ -310,21 +310,28 @@ def _outcome(status: int) -> str:
 
 
 def _before() -> None:
-    g.request_id = _incoming_id()
-    g.t0 = time.perf_counter()
+    req = request._get_current_object()         # (each proxy access costs a context lookup: once each)
+    rid = req.environ.get("HTTP_X_REQUEST_ID")
+    gg = g._get_current_object()
+    gg.request_id = rid if rid and _ID_RE.match(rid) else new_request_id()
+    gg.t0 = time.perf_counter()
 
 
 def _after(resp: Response) -> Response:
-    rid = g.get("request_id") or _incoming_id()
+    now = time.perf_counter()
+    gg = g._get_current_object()
+    req = request._get_current_object()
+    rid = gg.get("request_id") or _incoming_id()
     resp.headers[REQUEST_ID_HEADER] = rid
-    elapsed = time.perf_counter() - g.get("t0", time.perf_counter())
-    rule = request.url_rule
+    elapsed = now - gg.get("t0", now)
+    rule = req.url_rule
     endpoint = rule.rule if rule is not None else "unmatched"
-    current_app.extensions["metrics"].served(endpoint, request.method, resp.status_code, elapsed)
+    method, status = req.method, resp.status_code
+    current_app.extensions["metrics"].served(endpoint, method, status, elapsed)
     level = logging.DEBUG if endpoint in QUIET_ENDPOINTS else logging.INFO
     if access_log.isEnabledFor(level):
-        extra = {"request_id": rid, "method": request.method, "path": request.path, "endpoint": endpoint,
-                 "status": resp.status_code, "duration_ms": round(elapsed * 1000, 3)}
+        extra = {"request_id": rid, "method": method, "path": req.path, "endpoint": endpoint,
+                 "status": status, "duration_ms": round(elapsed * 1000, 3)}
         if _only_stderr(level):     # the line JsonFormatter would write, written at once
             _write_line(level, extra)
         else:   # (made directly: the caller is known, no stack walk to find it)
