@@ -3,6 +3,8 @@ adjudicate: every action sampled from the listed range is legal, and a random di
 when it lies inside the range."""
 from __future__ import annotations
 
+import functools
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,14 +29,14 @@ def discard_state(held: dict[str, int], walls: int = 0):
     total = sum(held.values())
     owed = total // 2
     st_["pending_discards"] = {"1": owed}
-    state, graph = parse_state(st_, _Cache())
+    state, graph = parse_state(st_, _cache())
     return state, graph, owed
 
 
-class _Cache:
-    def get(self, key):
-        from service.engine.mapgraph import MapGraph
-        return MapGraph.build(key)
+@functools.lru_cache(maxsize=1)
+def _cache():
+    from service.api import create_app
+    return create_app({"TESTING": True}).extensions["graph_cache"]
 
 
 def scenario():
