@@ -15,7 +15,9 @@ Each module declares, as class attributes read along the stack by :func:`compose
 - ``PLAYER``: values it adds to each player (``State.players[i].extra``);
 - ``DERIVED``: the derived values its ``derived_extra`` hook reports;
 - ``EVENTS``: :class:`EventSpec` per event type it emits;
-- ``OPTIONS``: :class:`OptionSpec` per game option it understands.
+- ``OPTIONS``: :class:`OptionSpec` per game option it understands;
+- ``PLAY_LEAN``: :class:`PlayLean` entries: what seeded random play (``selfplay``) leans towards in its
+  game, besides building (a game whose end needs more than building says how it is reached).
 
 The engine reads the composed declarations (:class:`Composition`, fixed once when the scenario is
 registered); request schemas, ``openapi.yaml``, the legal-action candidates and ``GET /v1/scenarios/{id}``
@@ -83,6 +85,16 @@ class OptionSpec:
     name: str
     accepts: Callable[[Any, int], bool]
     doc: str
+
+
+@dataclass(frozen=True)
+class PlayLean:
+    """One choice random play leans towards: the legal actions of ``type`` for which ``when(state, action)``
+    holds (all of them without ``when``). Random play picks among the entries that have such actions, as
+    among the building types; a module's entries come after those of the modules below it."""
+    type: str
+    when: Optional[Callable[["State", "Action"], bool]] = None
+    doc: str = ""
 
 
 class Hooks(Protocol):
@@ -229,7 +241,7 @@ class Hooks(Protocol):
 HOOKS: tuple[str, ...] = tuple(n for n in Hooks.__dict__ if not n.startswith("_") and callable(Hooks.__dict__[n]))
 
 DECLARATIONS = ("ACTIONS", "ACTION_FIELDS", "WITHOUT_ACTIONS", "STATE", "PLAYER", "CURRENCIES", "DERIVED", "EVENTS",
-                "OPTIONS", "CHECKS", "VALIDATORS")
+                "OPTIONS", "CHECKS", "VALIDATORS", "PLAY_LEAN")
 
 
 def hook_doc(name: str) -> str:
@@ -260,6 +272,8 @@ class Composition:
     checks: tuple = ()
     #: Consistency rules of a module's own data (``VALIDATORS``: ``(state, scenario) -> [(pointer, reason)]``).
     validators: tuple = ()
+    #: What random play leans towards besides building (``PLAY_LEAN``), base module first.
+    play_lean: tuple = ()
 
     def handler(self, type_: str) -> Optional["Handler"]:
         spec = self.actions.get(type_)
@@ -323,10 +337,12 @@ def compose(cls: type, default: type) -> Composition:
     currencies: tuple[str, ...] = ()
     checks: tuple = ()
     validators: tuple = ()
+    play_lean: tuple = ()
     for c in stack:
         currencies += tuple(x for x in _own(c, "CURRENCIES") or () if x not in currencies)
         checks += tuple(x for x in _own(c, "CHECKS") or () if x not in checks)
         validators += tuple(x for x in _own(c, "VALIDATORS") or () if x not in validators)
+        play_lean += tuple(x for x in _own(c, "PLAY_LEAN") or () if x not in play_lean)
     for spec in actions.values():
         if spec.ranges is not None:
             RANGE_KINDS[spec.type] = spec.ranges
@@ -335,8 +351,8 @@ def compose(cls: type, default: type) -> Composition:
                        Obj(state), Obj(player), Obj(derived), events, options, hooks,
                        frozenset(t for t, a in actions.items() if a.handler is not None),
                        tuple(dict.fromkeys(a.candidates for a in actions.values() if a.candidates is not None)),
-                       currencies, checks, validators)
+                       currencies, checks, validators, play_lean)
 
 
-__all__ = ["ActionSpec", "EventSpec", "OptionSpec", "Hooks", "HOOKS", "Composition", "compose", "hook_doc",
+__all__ = ["ActionSpec", "EventSpec", "OptionSpec", "PlayLean", "Hooks", "HOOKS", "Composition", "compose", "hook_doc",
            "Candidates"]

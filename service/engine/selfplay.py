@@ -114,11 +114,28 @@ def invariants(s: State, graph: MapGraph, scen) -> list[str]:
 PROGRESS = ("build_city", "build_settlement", "build_ship", "build_road", "buy_development_card")
 
 
-def pick_action(la, rng: Rng) -> Optional[Action]:
-    """A random legal action, leaning towards building (see ``PROGRESS``)."""
-    progress = [t for t in PROGRESS if t in la.actions]
+def leaning(scen) -> tuple:
+    """What random play leans towards in ``scen``'s game: the building types (``PROGRESS``), then what the
+    game's modules declare (``PLAY_LEAN``: ``module.PlayLean`` entries, e.g. a scenario whose end is reached
+    by other actions than building)."""
+    return PROGRESS + tuple(getattr(scen.composition, "play_lean", ()))
+
+
+def pick_action(la, rng: Rng, lean: tuple = PROGRESS, state: Optional[State] = None) -> Optional[Action]:
+    """A random legal action, leaning towards ``lean`` (``PROGRESS`` or :func:`leaning`): 3 times in 4, when
+    some entry has legal actions, one such entry is picked uniformly, then one of its actions; an entry is an
+    action type, or a ``PlayLean`` whose ``when(state, action)`` selects among that type's actions."""
+    progress = []
+    for e in lean:
+        if isinstance(e, str):
+            if e in la.actions:
+                progress.append(la.actions[e])
+            continue
+        acts = [a for a in la.actions.get(e.type, ()) if e.when is None or e.when(state, a)]
+        if acts:
+            progress.append(acts)
     if progress and rng.below(4):
-        acts = la.actions[progress[rng.below(len(progress))]]
+        acts = progress[rng.below(len(progress))]
         return acts[rng.below(len(acts))]
     return random_action(la, rng)
 
@@ -137,6 +154,7 @@ def play_game(scenario_id: str, players: int, seed: int, *, max_actions: int = 3
     graph = graph0 = MapGraph.build(state.terrain_map())
     game = Game(scenario_id, players, seed, state, state)
     rng = Rng(seed, 0x5EED)
+    lean = leaning(scen)
     fail = game.failures
     before_text = dump(state) if dump else None
     while state.phase != "game_over":
@@ -146,7 +164,7 @@ def play_game(scenario_id: str, players: int, seed: int, *, max_actions: int = 3
         to_act = players_to_act(state)
         who = to_act[rng.below(len(to_act))] if to_act else None
         la = legal_actions(state, graph, scen, who)
-        action = pick_action(la, rng)
+        action = pick_action(la, rng, lean, state)
         if action is None:
             game.ended = "no legal action"
             fail.append(f"no legal action for player {who} in phase {state.phase} after {len(game.log)} actions")
@@ -192,4 +210,4 @@ def replay_log(initial: State, log: list[Action], graph: MapGraph, scen) -> Stat
     return s
 
 
-__all__ = ["Game", "play_game", "pick_action", "PROGRESS", "invariants", "playable_scenarios", "replay_log"]
+__all__ = ["Game", "play_game", "pick_action", "leaning", "PROGRESS", "invariants", "playable_scenarios", "replay_log"]

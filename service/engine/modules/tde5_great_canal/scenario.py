@@ -42,6 +42,7 @@ from ...spec import HEX, NODE, PLAYER, Any_, Bool, F, Int, List, Map, Obj, Str, 
 from ...state import State
 from ..cities_and_knights import store
 from . import canal as C
+from .lean import PLAY_LEAN as _LEAN
 from .maps import BASIN, CANAL, FIELDS, MAP_SPECS, component_table, fixed_harbors
 
 OPTION = "cities_and_knights"
@@ -69,6 +70,7 @@ class GreatCanal(MappedScenario, Seafarers):
     required_refusal = REFUSAL
 
     WITHOUT_ACTIONS = ("move_pirate",)                        # TDE5-010
+    PLAY_LEAN = _LEAN                                         # random play: knights dig the canal (lean.py)
     STATE = {
         "canal": F(List(_TILE, max_len=9), doc="R-072: the canal hexes in order from lake B to the basin, their "
                    "Catan chips and whether dug (TDE5-012, TDE5-019)"),
