@@ -134,6 +134,11 @@ class Hooks(Protocol):
         """Hexes that produce nothing on a roll besides the robber's (a piece of the module standing on
         them): a collection of hexes, read once per production roll."""
 
+    def knight_defends(self, state: "State", knight: dict) -> bool:
+        """Whether a knight on the board (Cities & Knights) is one of those the barbarians meet: it counts
+        for the defence when active and is deactivated by the attack (CK-BARB-3, CK-BARB-8). Default: every
+        knight; a scenario may exempt knights away from the island the barbarians attack."""
+
     def army_award(self, state: "State", holder: Optional[int]) -> Optional[int]:
         """Who holds the Largest Army card after an action, given its holder before (BASE-LA-1..3); a
         game without the card answers None."""

@@ -309,6 +309,10 @@ class Scenario:
         """Hexes that produce nothing on a roll besides the robber's: none in the base game."""
         return ()
 
+    def knight_defends(self, state: State, knight: dict) -> bool:
+        """Every knight meets the barbarians (CK-BARB-3, CK-BARB-8)."""
+        return True
+
     def army_award(self, state: State, holder: Optional[int]) -> Optional[int]:
         """The Largest Army card's holder after an action (BASE-LA-1..3)."""
         return largest_army(state, holder)

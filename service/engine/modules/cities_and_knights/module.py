@@ -455,7 +455,7 @@ class CitiesAndKnights:
         from .barbarians import outcome
         from .turn import hand_limit
         n = state.num_players
-        o = outcome(state)
+        o = outcome(state, None, self)
         out["cities_and_knights"] = {
             "barbarians": {"position": c["barbarian"], "steps": c["barbarian_steps"],
                            "to_attack": c["barbarian_steps"] - c["barbarian"], "attacks": c["attacks"],
