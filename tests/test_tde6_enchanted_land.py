@@ -702,4 +702,6 @@ def test_tde6_example(client, path):
 def _subset(want, got) -> bool:
     if isinstance(want, dict) and isinstance(got, dict):
         return all(k in got and _subset(v, got[k]) for k, v in want.items())
+    if isinstance(want, list) and isinstance(got, list):
+        return len(want) == len(got) and all(_subset(w, g) for w, g in zip(want, got))
     return want == got
