@@ -705,3 +705,58 @@ def _subset(want, got) -> bool:
     if isinstance(want, list) and isinstance(got, list):
         return len(want) == len(got) and all(_subset(w, g) for w, g in zip(want, got))
     return want == got
+
+
+def test_new_action_types_are_listed_exactly_when_legal_along_random_play_TDE6_012_TDE6_016_TDE6_018_TDE6_019():
+    """The property of ``tests/test_legal_property.py`` for the knight action types of this scenario: along a
+    random game (with knights of every strength dropped onto the Enchanted Land now and then), every listed
+    action is judged legal, and a random action of these types is legal exactly when it is listed."""
+    import random
+    from service.engine.core import Action
+    from service.engine.legal import action_json
+    rnd = random.Random(26)
+    positions = []
+
+    def keep(state, action, verdict):
+        if state.phase == "main" and len(positions) < 40 and rnd.random() < 0.08:
+            positions.append(state)
+
+    play_game("TDE6", 3, 3, max_actions=900, check=False, on_step=keep)
+    assert len(positions) >= 10
+    types = ("transfer_knight", "move_knight", "displace_knight", "fight_dragon")
+    checked = Counter()
+    for i, s in enumerate(positions):
+        s = s.copy()
+        s.scenario_state = copy.deepcopy(s.scenario_state)
+        if i % 2:                                   # knights of several players on the Enchanted Land
+            free_el = [n for n in L.el_nodes(s) if L.free(s, n, store.knights(s))]
+            for p in range(s.num_players):
+                if p in L.sent(s) or not free_el:
+                    continue
+                n = free_el.pop(rnd.randrange(len(free_el)))
+                store.knights(s).append(kn(p, n, level=rnd.randint(1, 3), active=rnd.random() < 0.7))
+                s.scenario_state["sent"] = sorted(set(L.sent(s)) | {p})
+        g = MapGraph.build(s.terrain_map())
+        p = s.current_player
+        la = legal_actions(s, g, TDE6, p)
+        listed = {json.dumps(action_json(a), sort_keys=True) for t in types for a in la.actions.get(t, [])}
+        for t in types:
+            for a in la.actions.get(t, []):
+                v = engine_adjudicate(s, a, g, TDE6, with_derived=False)
+                assert v.legal, (t, a, [x.rule for x in v.violations])
+                checked[t] += 1
+        own = [tuple(k["node"]) for k in store.knights(s) if k["player"] == p]
+        els, nodes = L.el_nodes(s), g.nodes
+        for _ in range(60):
+            t = rnd.choice(types)
+            frm = rnd.choice(own) if own and rnd.random() < 0.9 else rnd.choice(nodes)
+            if t == "fight_dragon":
+                a = Action(t, p, {"node": frm, "flags": None})
+            else:
+                a = Action(t, p, {"from": frm, "to": rnd.choice(els) if rnd.random() < 0.9 else rnd.choice(nodes)})
+                if t != "move_knight":
+                    a.params["retreat"] = rnd.choice([None] + els)
+            v = engine_adjudicate(s, a, g, TDE6, with_derived=False)
+            assert v.legal == (json.dumps(action_json(a), sort_keys=True) in listed), (
+                "legal but not listed" if v.legal else "listed but illegal", action_json(a), v.violations)
+    assert checked["move_knight"] and checked["fight_dragon"]
