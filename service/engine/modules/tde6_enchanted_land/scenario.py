@@ -36,7 +36,8 @@ from ...scenarios.mapdata import MappedScenario
 from ...scenarios.seafarers import Seafarers
 from ...spec import NODE, PLAYER, Any_, Bool, F, Int, List, Null, Obj, Str, by_player
 from ...state import State
-from ..cities_and_knights import CitiesAndKnights, store
+from ..cities_and_knights import store
+from ..cities_and_knights.module import CitiesAndKnights
 from ..cities_and_knights.data import OPTION
 from . import knights as K
 from . import land as L
