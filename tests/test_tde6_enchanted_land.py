@@ -760,3 +760,19 @@ def test_new_action_types_are_listed_exactly_when_legal_along_random_play_TDE6_0
             assert v.legal == (json.dumps(action_json(a), sort_keys=True) in listed), (
                 "legal but not listed" if v.legal else "listed but illegal", action_json(a), v.violations)
     assert checked["move_knight"] and checked["fight_dragon"]
+
+
+def test_a_displaced_home_knight_does_not_retreat_onto_the_enchanted_land_TDE6_012(client):
+    """CK-KNIGHT-7 lets a displaced knight's owner move it along his roads and ships; TDE6-012 keeps it off
+    the Enchanted Land (the ``knight_may_stand`` hook): only the free intersections of the ship line."""
+    st = position(settlements=[(1, SETTLE)], roads=[(1, ROAD), (0, (4, 1, "SE"))], ships=[(1, e) for e in SHIPS],
+                  knights=[kn(0, (4, 1, "S"), level=2), kn(1, HOME_KNIGHT, level=1)], sent=[])
+    go = act("displace_knight", **{"from": [4, 1, "S"], "to": list(HOME_KNIGHT)})
+    v = adjudicate(client, st, dict(go, retreat=list(LANDING)))
+    assert not v["legal"] and rules(v)[0] == "CK-KNIGHT-7"
+    v = adjudicate(client, st, dict(go, retreat=[6, 1, "S"]))
+    assert v["legal"], v["violations"]
+    s, g = _engine(st)
+    retreats = {tuple(a.get("retreat")) for a in legal_actions(s, g, TDE6, 0).actions.get("displace_knight", [])
+                if a.get("retreat") is not None}
+    assert (6, 1, "S") in retreats and LANDING not in retreats

@@ -139,6 +139,11 @@ class Hooks(Protocol):
         for the defence when active and is deactivated by the attack (CK-BARB-3, CK-BARB-8). Default: every
         knight; a scenario may exempt knights away from the island the barbarians attack."""
 
+    def knight_may_stand(self, state: "State", knight: dict, node: Any) -> bool:
+        """Whether the ordinary Cities & Knights rules may put ``knight`` on intersection ``node`` (a retreat
+        after a displacement, CK-KNIGHT-7, or Intrigue): default yes; a scenario may keep knights off a part
+        of the board they reach otherwise only (TDE6: the Enchanted Land, reached by being sent)."""
+
     def army_award(self, state: "State", holder: Optional[int]) -> Optional[int]:
         """Who holds the Largest Army card after an action, given its holder before (BASE-LA-1..3); a
         game without the card answers None."""

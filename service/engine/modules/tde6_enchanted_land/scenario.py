@@ -300,6 +300,11 @@ class EnchantedLandRules:
         by their attack."""
         return not L.on_el(state, knight["node"])
 
+    def knight_may_stand(self, state: State, knight: dict, node: Any) -> bool:
+        """TDE6-012: a knight reaches the Enchanted Land only by being sent; a displaced home-island
+        knight does not retreat there along its owner's ships (nor leaves it: TDE6-013)."""
+        return L.on_el(state, node) == L.on_el(state, knight["node"])
+
     def vp_extra(self, state: State, player: int) -> dict[str, int]:
         out = dict(super().vp_extra(state, player))
         out["dragons"] = len(L.defeated(state, player))      # TDE6-021: 1 VP each
