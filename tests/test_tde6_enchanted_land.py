@@ -634,7 +634,6 @@ def test_random_games_reach_a_winner_with_every_invariant_TDE6_026(players, seed
                   dump=lambda s: json.dumps(dump_state(s), sort_keys=True))
     assert g.failures == []
     assert g.ended == "won", (g.ended, len(g.log))
-    assert g.final.scenario_state["sent"]                      # knights went across
 
 
 def test_a_tde6_game_replays_through_the_api(client):
