@@ -485,7 +485,7 @@ class CitiesAndKnights:
 
     def board_layers(self, state: State, graph: MapGraph) -> list:
         from .pictures import board_layers
-        return [*super().board_layers(state, graph), *board_layers(state)]
+        return [*super().board_layers(state, graph), *board_layers(state, self)]
 
     def explain_extra(self, state: State, graph: MapGraph) -> dict[str, Any]:
         from .explain import explain_extra
