@@ -134,10 +134,20 @@ class Hooks(Protocol):
         """Hexes that produce nothing on a roll besides the robber's (a piece of the module standing on
         them): a collection of hexes, read once per production roll."""
 
+    def roll_picks(self, state: "State", graph: "MapGraph", total: int) -> dict[int, int]:
+        """Resources of choice a production roll of ``total`` gives beyond the buildings on gold fields,
+        ``{player: picks}`` (default none; TDE5's gold prospectors). Read by the Cities & Knights
+        production, chosen with the gold picks."""
+
     def knight_defends(self, state: "State", knight: dict) -> bool:
-        """Whether a knight on the board (Cities & Knights) is one of those the barbarians meet: it counts
-        for the defence when active and is deactivated by the attack (CK-BARB-3, CK-BARB-8). Default: every
-        knight; a scenario may exempt knights away from the island the barbarians attack."""
+        """Whether a Cities & Knights knight (``{"node", "player", "level", "active", ...}``) counts for the
+        defence against the barbarians when active (CK-BARB-3; default yes; TDE5: not on the small
+        islands; TDE6: not on the Enchanted Land)."""
+
+    def harbor_access(self, state: "State", graph: "MapGraph", player: int) -> list[str]:
+        """Harbour kinds (``"3:1"`` or a resource) ``player`` trades at besides those at own buildings
+        (default none; TDE5: a knight on a small island's harbour). Read by the Cities & Knights bank
+        rates."""
 
     def knight_may_stand(self, state: "State", knight: dict, node: Any) -> bool:
         """Whether the ordinary Cities & Knights rules may put ``knight`` on intersection ``node`` (a retreat

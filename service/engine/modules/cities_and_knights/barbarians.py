@@ -22,9 +22,14 @@ def barbarian_strength(s: State) -> int:
 
 def fighters(s: State, chosen: Any = None, scen: Any = None) -> list[dict]:
     """The knights that fight: every active knight (CK-BARB-3) the scenario lets meet the barbarians
-    (``knight_defends``); with CK-VAR-MEANIES only the active knights each player sends (``chosen``: per
-    player the intersections; a player left out sends all)."""
-    active = [k for k in ck(s)["knights"] if k["active"] and (scen is None or scen.knight_defends(s, k))]
+    (``knight_defends``; ``scen`` the game's stack, found from the state when not given); with
+    CK-VAR-MEANIES only the active knights each player sends (``chosen``: per player the intersections; a
+    player left out sends all)."""
+    if scen is None:
+        from ...scenarios import scenario_of
+        scen = scenario_of(s)
+    defends = scen.knight_defends                      # a module may leave some knights out (TDE5-018, TDE6-023)
+    active = [k for k in ck(s)["knights"] if k["active"] and defends(s, k)]
     if not s.options.get("CK-VAR-MEANIES") or not chosen:
         return active
     out = []
@@ -124,8 +129,6 @@ def attack(ctx: Ctx, s: State) -> None:
     # CK-BARB-8: every knight inactive, the ship back to its start; the robber (and pirate) wake up.
     fought = {id(k) for k in fighters(s, chosen, ctx.scenario)}
     for k in c["knights"]:
-        if not ctx.scenario.knight_defends(s, k):
-            continue                                         # away from the attacked island: left as it is
         if id(k) in fought or not s.options.get("CK-VAR-MEANIES"):
             k["active"] = False                              # CK-VAR-MEANIES: only those that fought
     c["barbarian"] = 0

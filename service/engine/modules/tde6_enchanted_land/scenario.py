@@ -300,6 +300,16 @@ class EnchantedLandRules:
         by their attack."""
         return not L.on_el(state, knight["node"])
 
+    def after_action(self, ctx: Ctx, s: State) -> None:
+        super().after_action(ctx, s)
+        before = ctx.state
+        if (ctx.action.type == "roll" and store.KEY in s.scenario_state
+                and store.ck(s)["attacks"] > store.ck(before)["attacks"]):
+            was = {tuple(k["node"]): k["active"] for k in store.knights(before)}
+            for k in store.knights(s):                       # TDE6-023: not deactivated by the attack
+                if L.on_el(s, k["node"]) and was.get(tuple(k["node"])):
+                    k["active"] = True
+
     def knight_may_stand(self, state: State, knight: dict, node: Any) -> bool:
         """TDE6-012: a knight reaches the Enchanted Land only by being sent; a displaced home-island
         knight does not retreat there along its owner's ships (nor leaves it: TDE6-013)."""
