@@ -61,12 +61,13 @@ def http_game(client, sid: str, n: int, seed: int, cap: int, options=None) -> di
         options = {**get_scenario(sid).required_options, **(options or {})}
     scen = with_expansions(get_scenario(sid), options)
     failures: list[str] = []
+    state = scen.new_game(n, seed, options) if options else scen.new_game(n, seed)
+    options = options or state.options or None       # a scenario played only with an expansion names it
     r = client.post("/v1/games", json={"scenario": sid, "players": n, "seed": seed, **({"options": options}
                                                                                      if options else {})})
     if r.status_code not in (200, 201):
         return {"actions": 0, "failures": [f"POST /v1/games answered {r.status_code}"]}
     posted = r.get_json()["state"]
-    state = scen.new_game(n, seed, options) if options else scen.new_game(n, seed)
     if _canon(dump_state(state)) != _canon(posted):
         failures.append("POST /v1/games gave another state than Scenario.new_game")
     graph = MapGraph.build(state.terrain_map())
