@@ -18,7 +18,7 @@ DRAGON = "#b71c1c"
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    return f"{n} {word}{'' if n == 1 else 'es' if word.endswith('x') else 's'}"
 
 
 def dragon_layers(state: State) -> list[Layer]:
