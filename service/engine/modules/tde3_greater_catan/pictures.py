@@ -20,7 +20,7 @@ LIMIT_NUMBER = {"TDE3-011": 1, "TDE3-012": 2, "TDE3-013": 3}
 
 def impoverishment_layers(imp: dict[str, Any]) -> list[Layer]:
     """``imp``: the derived ``impoverishment`` value of the state."""
-    awaiting = Layer("awaiting-token", "new-island hex awaiting its number token (TDE3-009)", "ring", "#fdd835",
+    awaiting = Layer("awaiting-token", "new-island hex awaiting its number token (TDE3-009)", "ring", "#6a1b9a",
                      tuple(Glyph(tuple(h), "", None, f"{hex_str(tuple(h))}: the next road or ship beside it brings "
                                  "it a number token (TDE3-009/010)") for h in imp["awaiting"]))
     blank = Layer("token-moved", "home-island hex whose token moved away (TDE3-010)", "cross", "#5d4037",

@@ -34,7 +34,7 @@ def dragon_layers(state: State) -> list[Layer]:
     targets = []
     for n, hexes in sorted(D.invasion_targets(state).items(), key=lambda kv: int(kv[0])):
         for h in hexes:
-            targets.append(Glyph(tuple(h), n, None, f"a roll of {n} sends a dragon onto {hex_str(tuple(h))} "
+            targets.append(Glyph(tuple(h), "", None, f"a roll of {n} sends a dragon onto {hex_str(tuple(h))} "
                                  "(TDE4-012..015, R-065)"))
     target = Layer("invasion-target", "next invasion target (on a roll of its number, R-065)", "ring", "#ff6f00",
                    tuple(sorted(targets, key=lambda g: D.order(g.at))))
