@@ -326,6 +326,7 @@ def test_blocked_pieces_explained_with_the_hexes_that_block_them_R_066(client):
     assert "TDE4-018" in b["roads"][0]["why"] and "R-066" in b["roads"][0]["why"]
     assert [x["node"] for x in b["buildings"]] == [[1, 3, "N"]]
     assert "scores 0 VP" in b["buildings"][0]["why"] and "TDE4-019" in b["buildings"][0]["why"]
+    assert "may still become a city, 0 VP while blocked" in b["buildings"][0]["why"]
     assert "1 road and 1 building blocked" in b["why"] and "TDE4-020" in b["why"] and "TDE4-023" in b["why"]
     vp = ex["victory_points"]["0"]
     assert vp["total"] == 0 and vp["sources"] == {"settlements": 1, "blocked_buildings": -1}

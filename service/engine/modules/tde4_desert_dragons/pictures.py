@@ -93,8 +93,9 @@ def blocked_explained(state: State) -> dict[str, Any]:
                      "is built onto it (TDE4-018, R-066)"} for e, p in D.blocked_roads(state, holding)]
     blds = [{"node": list(n), "player": p, "kind": k,
              "why": f"player {p}'s {k} at {node_str(n)} has a dragon on every hex round it "
-                    f"({D.why_blocked(state, node_hexes(n))}): it scores 0 VP and produces nothing; it may still "
-                    "become a city (TDE4-019, R-066)"} for n, p, k in D.blocked_buildings(state, holding)]
+                    f"({D.why_blocked(state, node_hexes(n))}): it scores 0 VP and produces nothing"
+                    + ("; it may still become a city, 0 VP while blocked" if k == "settlement" else "")
+                    + " (TDE4-019, R-066)"} for n, p, k in D.blocked_buildings(state, holding)]
     why = (f"{_plural(len(roads), 'road')} and {_plural(len(blds), 'building')} blocked. A road is blocked when "
            "both hexes at its sides are land holding a dragon (a desert with its dragons counts), a building when "
            "every hex at its corner is (TDE4-018/019, R-066); a building on the coast never is (TDE4-020); "
