@@ -141,7 +141,7 @@ def test_treasures_explained_with_the_rewards_owed_TDE1_010_TDE1_012_R_055(clien
     ex = explained(client, st)
     t = ex["treasures"]
     assert t["on_board"] == [[3, 1, "N"]] and t["stock"] == 2 and len(t["pending"]) == 1
-    for words in ("1 treasure token still lie", "TDE1-011", "TDE2-013", "2 tokens left in the stock", "R-058",
+    for words in ("1 treasure token still lies on the board", "TDE1-011", "TDE2-013", "2 tokens left in the stock", "R-058",
                   "1 reward owed", "TDE1-012", "R-055", "player 0: 2 free roads or ships (a treasure token from the "
                   "stock, TDE1-010)"):
         assert words in t["why"], words
@@ -251,6 +251,7 @@ def test_impoverishment_explained_with_the_limitations_given_way_TDE3_014(client
     assert "from 0,0, 1,0" in src["why"] and "limitation 1 (TDE3-011) gives way, in the order 1, 2, 3 (TDE3-014, " \
         "R-026)" in src["why"]
     assert "the reserve is empty" in imp["why"] and "TDE3-010" in imp["why"]
+    assert "1 new-island hex still awaits a token" in imp["why"]
     cities = ex["cities"]
     assert cities["per_player"] == 8 and "TDE3-006" in cities["why"] and "R-028" in cities["why"]
     assert "of the 18 VP needed" in ex["victory_points"]["0"]["why"]

@@ -39,7 +39,8 @@ def impoverishment_explained(state: State, imp: dict[str, Any]) -> dict[str, Any
     parts = [f"{left} token{'s' if left != 1 else ''} left face down in the reserve (TDE3-005): a road or ship "
              "placed beside a new-island hex without a token brings it one, drawn blind from the reserve while it "
              "lasts (TDE3-009, R-063)",
-             f"{len(imp['awaiting'])} new-island hex{'es' if len(imp['awaiting']) != 1 else ''} still await a token"]
+             f"{len(imp['awaiting'])} new-island hex{' still awaits' if len(imp['awaiting']) == 1 else 'es still await'} "
+             "a token"]
     if left:
         parts.append("once the reserve is empty, tokens come from the home island (TDE3-010)")
     else:

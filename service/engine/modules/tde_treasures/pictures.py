@@ -79,7 +79,7 @@ def treasures_explained(state: State, scen: Any) -> dict[str, Any]:
     on_board = [tuple(t["node"]) for t in ss.get("treasures") or []]
     queue = pending(state)
     rules = scen.rules
-    why = [f"{len(on_board)} treasure token{'s' if len(on_board) != 1 else ''} still lie on the board; a road or "
+    why = [f"{len(on_board)} treasure token{' still lies' if len(on_board) == 1 else 's still lie'} on the board; a road or "
            f"ship reaching an intersection with one takes it ({rules['treasure']}), before the face-down hexes it "
            f"reaches are turned over (TDE2-013)"]
     if scen.stock_on_discovery:
