@@ -339,22 +339,22 @@ def _legend(rows: list, x0: float, y0: float, size: float, colours: tuple[str, .
     return "".join(out)
 
 
+#: The corners of the polygon glyphs, in radii from the centre.
+_CORNERS = {"diamond": ((0, -1.2), (1.2, 0), (0, 1.2), (-1.2, 0)), "triangle": ((0, -1.2), (1.1, 0.8), (-1.1, 0.8))}
+
+
 def _shape(shape: str, x: float, y: float, r: float, colour: str, label: str, size: float,
            along: Optional[tuple[float, float, float, float]] = None) -> str:
     """One module glyph's shape centred on ``(x, y)`` with radius ``r``, its label on it. ``band`` is drawn
     along ``along`` (a path's two ends) when given, else as a short bar."""
-    sw = max(1.0, size * 0.04)
+    solid = f'fill="{colour}" stroke="#111" stroke-width="{max(1.0, size * 0.04):.1f}"/>'
     if shape == "disc":
-        body = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{colour}" stroke="#111" stroke-width="{sw:.1f}"/>'
+        body = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" {solid}'
     elif shape == "square":
-        body = (f'<rect x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" fill="{colour}" '
-                f'stroke="#111" stroke-width="{sw:.1f}"/>')
-    elif shape == "diamond":
-        body = (f'<polygon points="{x:.1f},{y - r * 1.2:.1f} {x + r * 1.2:.1f},{y:.1f} {x:.1f},{y + r * 1.2:.1f} '
-                f'{x - r * 1.2:.1f},{y:.1f}" fill="{colour}" stroke="#111" stroke-width="{sw:.1f}"/>')
-    elif shape == "triangle":
-        body = (f'<polygon points="{x:.1f},{y - r * 1.2:.1f} {x + r * 1.1:.1f},{y + r * 0.8:.1f} '
-                f'{x - r * 1.1:.1f},{y + r * 0.8:.1f}" fill="{colour}" stroke="#111" stroke-width="{sw:.1f}"/>')
+        body = f'<rect x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" {solid}'
+    elif shape in _CORNERS:
+        points = " ".join(f"{x + r * dx:.1f},{y + r * dy:.1f}" for dx, dy in _CORNERS[shape])
+        body = f'<polygon points="{points}" {solid}'
     elif shape == "cross":
         body = (f'<path d="M{x - r:.1f},{y - r:.1f} L{x + r:.1f},{y + r:.1f} M{x - r:.1f},{y + r:.1f} '
                 f'L{x + r:.1f},{y - r:.1f}" stroke="{colour}" stroke-width="{r * 0.45:.1f}" stroke-linecap="round"/>')
