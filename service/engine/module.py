@@ -202,7 +202,8 @@ class Hooks(Protocol):
 
     def board_layers(self, state: "State", graph: "MapGraph") -> list["Layer"]:
         """What the module adds to the board picture (``picture.Layer``: its pieces, tokens and marks, each
-        kind with its legend words); a module adding to a lower module's layers calls ``super()``."""
+        kind with its legend words; ``picture.Panel``: what it keeps off the board, drawn under the legend);
+        a module adding to a lower module's layers calls ``super()``."""
 
     def explain_extra(self, state: "State", graph: "MapGraph") -> dict[str, Any]:
         """The module's own explanations (``explain=true``), ``{section: {..., "why": plain words citing the

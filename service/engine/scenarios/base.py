@@ -250,7 +250,8 @@ class Scenario:
         return {}
 
     def board_layers(self, state: State, graph: Any) -> list:
-        """What the module adds to the board picture: ``[picture.Layer]`` (none in the base game)."""
+        """What the module adds to the board picture: ``[picture.Layer | picture.Panel]`` (none in the base
+        game)."""
         return []
 
     def explain_extra(self, state: State, graph: Any) -> dict[str, Any]:

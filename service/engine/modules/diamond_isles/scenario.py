@@ -317,6 +317,15 @@ class DiamondIsles(MappedScenario, Seafarers, edition=Edition(
         })
         return out
 
+    # -- picture and explanations ---------------------------------------------------------------------
+    def board_layers(self, state: State, graph: MapGraph) -> list:
+        from .pictures import board_layers
+        return [*super().board_layers(state, graph), *board_layers(state, graph)]
+
+    def explain_extra(self, state: State, graph: MapGraph) -> dict[str, Any]:
+        from .explain import explain_extra
+        return {**super().explain_extra(state, graph), **explain_extra(state, graph, self, end_result(state, self))}
+
 
 def end_result(state: State, scen) -> dict[str, Any]:
     """The standings by VP, then diamonds (DIAM-022), and what ended (or would end) the game."""
