@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from ..bank import COSTS
 from ..core import Action, Ctx
 from ..mapgraph import MapGraph
-from ..referee import HANDLERS, check_action
+from ..referee import HANDLERS, check_action, gate_fault
 from ..state import State
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -51,9 +51,11 @@ if TYPE_CHECKING:  # pragma: no cover
 from .candidates import CANDIDATES, candidates  # noqa: F401
 from .common import (RANGE_TYPES, LegalActions, action_json, handler_for, is_legal, players_to_act,  # noqa: F401
                      violations_of)
-from .prefilters import PREFILTERS, _domestic_ranges, _pays, _Pos, _strict_phases_closed  # noqa: F401
-from .ranges import (_range_specs, cards_in_range, draw_cards, random_action, range_admits,  # noqa: F401
-                     sample_range, _greedy)
+from ..actions.trade import strict_phases_closed
+from ..bank import can_pay
+from .prefilters import PREFILTERS, _Pos  # noqa: F401
+from .ranges import (_range_specs, cards_in_range, domestic_example, domestic_ranges, draw_cards, random_action,  # noqa: F401
+                     range_admits, sample_range, _greedy)
 
 # -- whole types ruled out at once ------------------------------------------------------------------------
 #
@@ -69,14 +71,6 @@ _PIECE = {"build_road": ("roads", "road"), "build_settlement": ("settlements", "
           "build_ship": ("ships", "ship"), "build_city": ("cities", "city")}
 
 
-def _gate_open(state: State, h, player: int) -> bool:
-    """``not referee.gate(...)``: the gate reads only the phase, the handler and the actor."""
-    phase = state.phase
-    if phase == "game_over" or phase not in h.phases:
-        return False
-    return h.actor != "current" or player == state.current_player
-
-
 def _range_exact(t: str, state: State, scenario: "Scenario") -> bool:
     """Whether the example of a range of ``t`` (``_range_specs``) is legal without judging it, for the
     engine's handler and a scenario adding no check: Year of Plenty's example takes what the bank holds
@@ -85,7 +79,7 @@ def _range_exact(t: str, state: State, scenario: "Scenario") -> bool:
     if t == "play_year_of_plenty":
         return True
     if t == "domestic_trade":
-        return not scenario.composition.currencies and not _strict_phases_closed(state)
+        return not scenario.composition.currencies and not strict_phases_closed(state)
     return False
 
 
@@ -135,22 +129,20 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
                     continue
             else:
                 supply, cost = block                            # ``placement.supply_left``, ``bank.cannot_pay``
-                if pl.supply.get(supply, 0) <= 0 or (main and not _pays(pl.resources, cost)):
+                if pl.supply.get(supply, 0) <= 0 or (main and not can_pay(pl.resources, cost)):
                     continue
         if ranged:
             exact = prefilter and own and plain and _range_exact(t, state, scenario)
-            if exact and t == "domestic_trade":
-                specs = _domestic_ranges(state, player)
-                if specs:
-                    out.ranges[t] = specs
+            if t == "domestic_trade" and scenario.composition.actions[t].ranges is None:
+                listed = [e for e in domestic_ranges(state, player, scenario.composition.currencies)
+                          if exact or is_legal(state, domestic_example(e), graph, scenario)]
+                if listed:
+                    out.ranges[t] = listed
                 continue
             for spec, example in _range_specs(t, state, graph, scenario, player):
                 if exact or is_legal(state, example, graph, scenario):
-                    # a domestic trade's example holds no default (None) and no coordinate: its JSON form
-                    # is its parameters as they are (the example itself is not kept)
-                    ex = ({"type": t, "player": example.player, **example.params} if t == "domestic_trade"
-                          else action_json(example))
-                    out.ranges.setdefault(t, []).append({"type": t, "player": player, **spec, "example": ex})
+                    out.ranges.setdefault(t, []).append({"type": t, "player": player, **spec,
+                                                         "example": action_json(example)})
             continue
         if pf is not None and prefilter and own:
             fn, exact, needs_pos = pf
@@ -216,14 +208,14 @@ def _plan(scenario: "Scenario", state: State, player: int) -> list[tuple]:
             if len(_PLANS) > 256:
                 _PLANS.clear()
             plan = _PLANS[key] = [_entry(t, HANDLERS[t], None) for t in _sorted_types(types)
-                                  if t in HANDLERS and _gate_open(state, HANDLERS[t], player)]
+                                  if t in HANDLERS and gate_fault(state, HANDLERS[t], player) is None]
         return plan
     plan = []
     actions = scenario.composition.actions
     for t in _sorted_types(types):
         replaced = scenario.handler(t)
         h = replaced or HANDLERS.get(t)
-        if h is not None and _gate_open(state, h, player):
+        if h is not None and gate_fault(state, h, player) is None:
             plan.append(_entry(t, h, replaced, actions[t].ranged))
     return plan
 
