@@ -2,7 +2,9 @@
 requests: route lengths, MNR witnesses, trade routes, island groups, loaded boards.
 
 Every memo is bounded twice: in entries (``size``) and in bytes (``max_bytes``, :data:`MEMO_BYTES` by
-default), the oldest entry going first. Bytes are estimated (:func:`approx_bytes`: the objects an entry
+default), the oldest entry going first. A value read several times from one position (a player's harbour rates,
+the domestic trades open to them) is kept by :func:`per_position`: one position per key, a handful of
+keys. Bytes are estimated (:func:`approx_bytes`: the objects an entry
 holds, shared ones counted again), so the bound errs on the side of keeping less.
 
 >>> d = {}

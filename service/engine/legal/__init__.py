@@ -110,34 +110,39 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
     if player is None:
         player = to_act[0] if to_act else state.current_player
     out = LegalActions(player, to_act)
+    comp = scenario.composition
     extra: dict[str, list[Action]] = {}
-    for a in scenario.legal_candidates(state, graph, player):
-        extra.setdefault(a.type, []).append(a)
-    for fn in scenario.composition.candidates:      # the candidates a module's ActionSpec declares
+    if "legal_candidates" in comp.hooks:
+        for a in scenario.legal_candidates(state, graph, player):
+            extra.setdefault(a.type, []).append(a)
+    for fn in comp.candidates:                      # the candidates a module's ActionSpec declares
         for a in fn(state, graph, scenario, player):
             extra.setdefault(a.type, []).append(a)
-    plain = "check" not in scenario.composition.hooks and not scenario.composition.checks
+    plain = "check" not in comp.hooks and not comp.checks
     pos: Optional[_Pos] = None
     pl = state.players[player]
+    hand, supplies, cards = pl.resources, pl.supply, pl.dev_cards
+    no_card = state.flags.dev_card_played
     main = state.phase == "main"
     for t, h, replaced, block, ranged, pf in _plan(scenario, state, player):
-        own = replaced is None and t not in extra
+        own = replaced is None and (not extra or t not in extra)
         # the type's block: a part of the engine's own check that reads no parameter fails
-        if block is not None and replaced is None and (ranged is False or (prefilter and own)):
+        if block is not None and (ranged is False or (prefilter and own)):
             if block.__class__ is str:                          # ``dev.may_play``
-                if state.flags.dev_card_played or pl.dev_cards.get(block, 0) <= 0:
+                if no_card or cards.get(block, 0) <= 0:
                     continue
             else:
                 supply, cost = block                            # ``placement.supply_left``, ``bank.cannot_pay``
-                if pl.supply.get(supply, 0) <= 0 or (main and not can_pay(pl.resources, cost)):
+                if supplies.get(supply, 0) <= 0 or (main and not can_pay(hand, cost)):
                     continue
         if ranged:
             exact = prefilter and own and plain and _range_exact(t, state, scenario)
-            if t == "domestic_trade" and scenario.composition.actions[t].ranges is None:
-                listed = [e for e in domestic_ranges(state, player, scenario.composition.currencies)
-                          if exact or is_legal(state, domestic_example(e), graph, scenario)]
+            if t == "domestic_trade" and comp.actions[t].ranges is None:
+                listed = domestic_ranges(state, player, comp.currencies)
+                if not exact:
+                    listed = [e for e in listed if is_legal(state, domestic_example(e), graph, scenario)]
                 if listed:
-                    out.ranges[t] = listed
+                    out.ranges[t] = list(listed)
                 continue
             for spec, example in _range_specs(t, state, graph, scenario, player):
                 if exact or is_legal(state, example, graph, scenario):
@@ -185,10 +190,10 @@ _PLANS: dict[tuple, list] = {}
 
 def _entry(t: str, h, replaced, ranged: Optional[bool] = None) -> tuple:
     """(type, handler, the scenario's replacement or None, what the type's block reads (a card name, or
-    the supply kind and the cost; only for the engine's own handler), whether it is a range type, its
-    prefilter)."""
+    the supply kind and the cost; only for the engine's own handler, not replaced), whether it is a range
+    type, its prefilter)."""
     block: Any = None
-    if h is HANDLERS.get(t):
+    if replaced is None and h is HANDLERS.get(t):
         if t in _DEV_CARD:
             block = _DEV_CARD[t]
         elif t in _PIECE:

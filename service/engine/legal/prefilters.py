@@ -1,7 +1,7 @@
 """Prefilters: the candidates worth judging, proposed by necessary conditions of the engine's own checks."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 from ..actions.dev import deck_left
 from ..actions.robber import robbable
@@ -12,18 +12,20 @@ from ..mapgraph import RESOURCES, MapGraph
 from ..placement import piece_at_edge, settlement_site_fault
 from ..state import State
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..scenarios.base import Scenario
-
 # -- prefilters: the candidates worth judging ----------------------------------------------------------
 #
 # For an action type judged by the engine's own handler, a *prefilter* proposes only candidates that pass
 # necessary conditions of that handler's check (the check is a conjunction: a candidate failing one part
 # of it is illegal whatever the scenario adds on top), so nothing legal is lost; the survivors are still
 # judged by ``check_action``. Where the scenario adds no check of its own (its ``check`` hook is the
-# base no-op) and the prefilter states the handler's whole check (``exact``), the survivors are the legal
+# base no-op) and the prefilter covers the handler's whole check (``exact``), the survivors are the legal
 # actions themselves and are listed without judging them again; ``tests/test_legal_fast.py`` holds that
 # list to the plain one (every candidate judged by ``check_action``) on many random positions.
+#
+# A prefilter states no rule of its own: it calls the functions the handler's check calls (where that
+# function also words the violation, the cheap form beside it that only answers: ``bank.can_pay``,
+# ``placement.settlement_site_fault``, ``trade.strict_phases_closed``...), so a rule is written, and its
+# ID cited, once, where it is enforced. The comment of each prefilter names the functions it follows.
 
 
 class _Pos:
@@ -183,8 +185,6 @@ def _f_knight(state, graph, scen, p, pos):
 def _f_maritime(state, graph, scen, p, pos):
     # ``trade.MaritimeTrade``: strict phases, the player's rate for the resource given, the cards held,
     # the bank
-    if strict_phases_closed(state):
-        return []
     hand, bank = state.players[p].resources, state.bank
     rates = None
     out = []
@@ -193,6 +193,8 @@ def _f_maritime(state, graph, scen, p, pos):
         if have < 2:                        # no rate is below 2:1
             continue
         if rates is None:
+            if strict_phases_closed(state):
+                return []
             rates = harbor_rates(state, graph, p)
         rate = rates[gr]
         for m in range(1, have // rate + 1):
@@ -204,7 +206,7 @@ def _f_maritime(state, graph, scen, p, pos):
 
 def _f_buy(state, graph, scen, p, pos):
     # ``dev.BuyDevelopmentCard``: a card in the deck, the cost
-    if not deck_left(state) or not can_pay(state.players[p].resources, COSTS["development_card"]):
+    if not can_pay(state.players[p].resources, COSTS["development_card"]) or not deck_left(state):
         return []
     return [Action("buy_development_card", p, {"card": None})]
 
