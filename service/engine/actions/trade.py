@@ -80,7 +80,7 @@ def harbor_rates(state: State, graph, player: int) -> dict[str, int]:
     Read from the buildings on the board as posted, so a harbour serves from the moment its settlement
     is placed, in the same turn (BASE-TRADE-10). Computed once per position (``memo.per_position``: the
     harbours and the buildings are what it reads) and shared by every caller: read-only."""
-    return per_position(_RATES, (graph, player), (state.harbors, state.buildings),
+    return per_position(_RATES, (graph.memo_token, player), (state.harbors, state.buildings),
                         lambda: _harbor_rates(state, graph, player), size=16)
 
 
