@@ -392,24 +392,21 @@ class DeadlineSocket:
     def gettimeout(self) -> Optional[float]:
         return self._timeout
 
-    def recv(self, *a: Any) -> bytes:
-        self._arm()
-        return self._sock.recv(*a)
-
-    def recv_into(self, *a: Any) -> int:
-        self._arm()
-        return self._sock.recv_into(*a)
-
-    def send(self, *a: Any) -> int:
-        self._arm()
-        return self._sock.send(*a)
-
-    def sendall(self, *a: Any) -> None:
-        self._arm()
-        return self._sock.sendall(*a)
-
     def __getattr__(self, name: str) -> Any:
         return getattr(self._sock, name)
+
+
+def _armed(name: str):
+    """The socket's ``name`` operation, run once the deadline is armed."""
+    def op(self: DeadlineSocket, *a: Any) -> Any:
+        self._arm()
+        return getattr(self._sock, name)(*a)
+    op.__name__ = name
+    return op
+
+
+for _op in ("recv", "recv_into", "send", "sendall"):     # the reads and writes a Redis call makes
+    setattr(DeadlineSocket, _op, _armed(_op))
 
 
 def redis_from_url(url: str, timeout: float = 0.05):

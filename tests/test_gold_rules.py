@@ -171,6 +171,19 @@ def test_development_card_has_two_prices(client):
     assert rules(v) == ["GOLD-011"] and "gold" in v["violations"][0]["message"]
 
 
+def test_a_card_bought_at_either_price_ends_trading_under_strict_phases(client):
+    """BASE-VAR-STRICT-PHASES with GOLD-011: buying a card counts as building, whichever price is paid, so
+    no trade follows it in the turn (as in the base game)."""
+    st = base_position(hands={0: full(wool=2, ore=2, grain=3), 1: full(wool=2)}, gold={0: 2})
+    st["options"] = {"BASE-VAR-STRICT-PHASES": True}
+    trade = act("domestic_trade", partner=1, give={"grain": 1}, get={"wool": 1}, accepted=True)
+    assert adjudicate(client, st, trade)["legal"]
+    for price in ("grain", "gold"):
+        v = adjudicate(client, st, act("buy_development_card", price=price, card="knight"))
+        assert v["legal"] and v["state"]["turn_flags"]["built"] is True
+        assert rules(adjudicate(client, v["state"], trade)) == ["BASE-VAR-STRICT-PHASES"]
+
+
 def test_bank_trades_gold(client):
     """GOLD-016: 2 gold buy a resource card; GOLD-018: any 3 cards (mixed) buy 1 gold."""
     st = base_position(hands={0: full(lumber=1, ore=1, wool=1)}, gold={0: 4})

@@ -73,44 +73,39 @@ class HexCoord(fields.Field):
         return None if value is None else [value[0], value[1]]
 
 
-class NodeCoord(fields.Field):
+def _named_coord(shift: dict[str, tuple[int, int, str]], names: tuple[str, ...], what: str, name: str):
+    """``_deserialize`` of ``[q, r, name]``, ``name`` one of ``names`` (a corner or a side of the hex), to
+    its canonical form (``shift``: name -> (dq, dr, canonical name)); ``what`` is "an intersection" or "a
+    path"."""
+    def _deserialize(self, value, attr, data, **kwargs):
+        done = _fast_coord(value, shift)
+        if done is not None:
+            return done
+        q, r = _coord_pair(value)
+        if len(value) != 3 or not isinstance(value[2], str):
+            raise ValidationError(f"{what} is [q, r, {name}]")
+        if value[2] not in names:
+            raise ValidationError(f"{value[2]!r} is not a {name} name (one of {', '.join(names)})")
+        d = shift[value[2]]
+        return (q + d[0], r + d[1], d[2])
+    return _deserialize
+
+
+class _NamedCoord(fields.Field):
+    ONE_PASS = True
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return None if value is None else list(value)
+
+
+class NodeCoord(_NamedCoord):
     """``[q, r, corner]`` with any of the six corner names -> canonical ``(q, r, "N"|"S")``."""
-
-    ONE_PASS = True
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        done = _fast_coord(value, _CORNER_SHIFT)
-        if done is not None:
-            return done
-        q, r = _coord_pair(value)
-        if len(value) != 3 or not isinstance(value[2], str):
-            raise ValidationError("an intersection is [q, r, corner]")
-        if value[2] not in CORNER_NAMES:
-            raise ValidationError(f"{value[2]!r} is not a corner name (one of {', '.join(CORNER_NAMES)})")
-        return canonical_node(q, r, value[2])
-
-    def _serialize(self, value, attr, obj, **kwargs):
-        return None if value is None else list(value)
+    _deserialize = _named_coord(_CORNER_SHIFT, tuple(CORNER_NAMES), "an intersection", "corner")
 
 
-class EdgeCoord(fields.Field):
+class EdgeCoord(_NamedCoord):
     """``[q, r, side]`` with any of the six side names -> canonical ``(q, r, "NE"|"E"|"SE")``."""
-
-    ONE_PASS = True
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        done = _fast_coord(value, _SIDE_SHIFT)
-        if done is not None:
-            return done
-        q, r = _coord_pair(value)
-        if len(value) != 3 or not isinstance(value[2], str):
-            raise ValidationError("a path is [q, r, side]")
-        if value[2] not in SIDE_NAMES:
-            raise ValidationError(f"{value[2]!r} is not a side name (one of {', '.join(SIDE_NAMES)})")
-        return canonical_edge(q, r, value[2])
-
-    def _serialize(self, value, attr, obj, **kwargs):
-        return None if value is None else list(value)
+    _deserialize = _named_coord(_SIDE_SHIFT, tuple(SIDE_NAMES), "a path", "side")
 
 
 def parse_cards(value: Any, allowed: tuple[str, ...] = RESOURCES, aliases: dict = RESOURCE_ALIASES,

@@ -157,6 +157,37 @@ class Hooks(Protocol):
     def pirate_hex_ok(self, state: "State", h: Any) -> bool:
         """Whether the pirate may stand on hex ``h``."""
 
+    def robber_permission(self, ctx: "Ctx", target: str) -> list["Violation"]:
+        """Whether the acting player may move the ``target`` (``"robber"`` or ``"pirate"``) at all now, judged
+        by the engine's robber, pirate and Knight handlers before where it goes (default: always)."""
+
+    def steal_violations(self, ctx: "Ctx", target: str) -> list["Violation"]:
+        """What the robbing of ``steal_from`` must satisfy beyond the engine's rules (BASE-ROBBER-4, SEA-030),
+        judged once the move itself is legal (default: nothing)."""
+
+    def move_and_steal(self, ctx: "Ctx", s: "State", target: str, mover: int) -> None:
+        """Move the ``target`` to the action's hex on ``s`` and rob ``steal_from``: one resource card, observed
+        or drawn by the seeded generator (BASE-ROBBER-4); a module robbing otherwise replaces it."""
+
+    def knight_violations(self, ctx: "Ctx") -> list["Violation"]:
+        """What a Knight played now must satisfy once the card itself may be played (BASE-DEV-5): by default
+        the move of the robber, or the pirate (SEA-031), and its theft as on a 7 (BASE-ROBBER-6)."""
+
+    def knight_effect(self, ctx: "Ctx", s: "State") -> None:
+        """What a played Knight does on ``s`` once the card is laid out (by default the ``move_and_steal``
+        of its target); a module whose knights do otherwise replaces it."""
+
+    def ship_connection(self, ctx: "Ctx", edge: Any, player: int, path: str,
+                        ignore: Any = None) -> list["Violation"]:
+        """SEA-008: what a new or moved ship on ``edge`` connects to, ``ignore`` an edge taken as empty (the
+        player's own buildings and ships, ``placement.ship_connected``); judged by the engine's ship building,
+        ship moving and Road Building handlers. A module with further anchors widens it."""
+
+    def ship_lane_violations(self, ctx: "Ctx", src: Any) -> list["Violation"]:
+        """Whether the acting player's ship on ``src`` may leave it: never from a closed shipping lane
+        (SEA-014), and only the foremost ship of an open one (SEA-015). A module whose lanes differ judges its
+        own."""
+
     def validate_state(self, state: "State") -> list[tuple[str, str]]:
         """Consistency of the module's own data beyond its declared shapes: ``[(pointer, reason)]``."""
 
@@ -171,7 +202,8 @@ class Hooks(Protocol):
 
     def board_layers(self, state: "State", graph: "MapGraph") -> list["Layer"]:
         """What the module adds to the board picture (``picture.Layer``: its pieces, tokens and marks, each
-        kind with its legend words); a module adding to a lower module's layers calls ``super()``."""
+        kind with its legend words; ``picture.Panel``: what it keeps off the board, drawn under the legend);
+        a module adding to a lower module's layers calls ``super()``."""
 
     def explain_extra(self, state: "State", graph: "MapGraph") -> dict[str, Any]:
         """The module's own explanations (``explain=true``), ``{section: {..., "why": plain words citing the

@@ -5,13 +5,16 @@ a village's diamond count, a knight, a blocked road), each with the words the le
 each one lies. ``service/render`` draws every layer the same way (a shape at a hex, an intersection or a
 path, with a short label, in a player's colour where one is named) and lists each layer that has something
 on the board in the legend, so a new module gets its pieces drawn and explained without touching the
-renderer.
+renderer. Things that lie off the board (a track, a cache, a supply) are a :class:`Panel`: a titled box of
+lines, with an optional track of cells, drawn under the legend; a hook returns layers and panels together.
 
 >>> lay = Layer("dragon", "dragon (blocks the hex)", "diamond", "#b71c1c", (Glyph((0, 0), "D"),))
 >>> lay.glyphs[0].where()
 'hex'
 >>> Glyph((0, 0, "N")).where(), Glyph((0, 0, "NE")).where()
 ('node', 'edge')
+>>> Panel("cache", "general cache", ("10 diamonds",), track=(3, 7)).track
+(3, 7)
 """
 from __future__ import annotations
 
@@ -55,4 +58,20 @@ class Layer:
             raise ValueError(f"layer {self.key!r}: shape {self.shape!r} is not one of {SHAPES}")
 
 
-__all__ = ["Glyph", "Layer", "SHAPES"]
+@dataclass(frozen=True)
+class Panel:
+    """Something a module keeps off the board (a track, a cache, a supply): ``key`` (the SVG class),
+    ``title``, the ``lines`` of text under it (each a few words, citing the rule) and an optional ``track``
+    ``(filled, cells)`` drawn as a row of cells, the first ``filled`` of them filled (a ship's advance, a
+    count against its limit)."""
+    key: str
+    title: str
+    lines: tuple[str, ...] = ()
+    track: Optional[tuple[int, int]] = None
+
+    def __post_init__(self) -> None:
+        if self.track is not None and not 0 <= self.track[0] <= self.track[1]:
+            raise ValueError(f"panel {self.key!r}: track {self.track!r} is not (filled, cells) with filled <= cells")
+
+
+__all__ = ["Glyph", "Layer", "Panel", "SHAPES"]

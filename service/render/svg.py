@@ -16,11 +16,12 @@ True
 from __future__ import annotations
 
 import math
+import textwrap
 from html import escape
 from typing import Any, Mapping, Optional, Sequence
 
 from ..engine.geometry import Edge, Hex, Node, edge_hexes, edge_nodes
-from ..engine.picture import Glyph, Layer
+from ..engine.picture import Glyph, Layer, Panel
 
 TERRAIN_FILL = {
     "sea": "#3b7dd8", "frame": "#1f4e8c", "desert": "#e3cfa4", "gold": "#e08a00", "fields": "#f5dc3c",
@@ -98,7 +99,7 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
           svp: Optional[Mapping[Node, int]] = None, route: Optional[list[Edge]] = None,
           marks: Optional[Mapping[str, list]] = None, players: Optional[int] = None, legend: bool = True,
           mark_label: str = "rule broken here", tokens: Optional[Mapping[Node, str]] = None,
-          layers: Sequence[Layer] = ()) -> str:
+          layers: Sequence[Layer | Panel] = ()) -> str:
     """The SVG text of a board: hexes by terrain (unexplored ones shown hidden, "?"), number tokens,
     harbours, roads, ships, settlements and cities in player colours, robber (R) and pirate (P).
 
@@ -111,7 +112,8 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
     ``mark_label`` (what the legend calls a mark), ``tokens`` (node -> a short label: tokens a scenario
     keeps on intersections, e.g. treasure chests) and ``layers`` (what the game's rule modules add:
     :class:`~service.engine.picture.Layer` s, each drawn by its shape and listed in the legend when it has
-    something on the board)."""
+    something on the board, and :class:`~service.engine.picture.Panel` s, boxes of text drawn under the
+    legend). Several token glyphs at one hex or intersection stand side by side, not on top of each other."""
     shown = {h: t for h, t in hexes.items() if show_frame or t.terrain != "frame"}
     if size is None:
         size = auto_size(shown)
@@ -128,10 +130,12 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
         players = max(owners) + 1 if owners else 0
     shown_items = {"robber": robber is not None, "pirate": pirate is not None, "route": bool(route),
                    "mark": any(marks.values()) if marks else False}
-    drawn_layers = [lay for lay in layers if lay.glyphs]
+    drawn_layers = [lay for lay in layers if isinstance(lay, Layer) and lay.glyphs]
+    panels = [pan for pan in layers if isinstance(pan, Panel)] if legend else []
     legend_rows, legend_h = (_legend_layout(players, size, w, shown_items, mark_label, drawn_layers) if legend
                              else ([], 0.0))
-    h = board_h + legend_h
+    panel_rows, panel_h = _panel_layout(panels, size, w)
+    h = board_h + legend_h + panel_h
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{minx:.1f} {miny:.1f} {w:.1f} {h:.1f}" '
            f'width="{w:.0f}" height="{h:.0f}" font-family="DejaVu Sans, sans-serif">',
            f'<defs><pattern id="gold-stripes" patternUnits="userSpaceOnUse" width="{size * 0.3:.1f}" '
@@ -191,9 +195,10 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
         out.append(f'<g class="token"><circle cx="{x:.1f}" cy="{y:.1f}" r="{size * 0.2:.1f}" fill="#8d6e63" '
                    f'stroke="#3e2723"/><text x="{x:.1f}" y="{y + size * 0.07:.1f}" text-anchor="middle" fill="#fff" '
                    f'font-size="{size * 0.2:.1f}">{escape(label)}</text></g>')
-    for lay in drawn_layers:
+    offsets = _stack_offsets(drawn_layers)
+    for li, lay in enumerate(drawn_layers):
         out.append(f'<g class="layer {escape(lay.key)}">' + "".join(
-            _glyph(lay, g, size, colours) for g in lay.glyphs) + "</g>")
+            _glyph(lay, g, size, colours, offsets.get((li, gi), 0.0)) for gi, g in enumerate(lay.glyphs)) + "</g>")
     for hx, label, cls in ((robber, "R", "robber"), (pirate, "P", "pirate")):
         if hx is not None:
             cx, cy = hex_center(hx, size)
@@ -213,6 +218,8 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
                    f'ry="{size * 0.55:.1f}" fill="none" stroke="{MARK}" stroke-width="{size * 0.12:.1f}"/>')
     if legend_rows:
         out.append(_legend(legend_rows, minx, miny + board_h, size, colours, mark_label))
+    if panel_rows:
+        out.append(_panels(panel_rows, minx, miny + board_h + legend_h, size, w))
     out.append("</svg>")
     return "\n".join(out)
 
@@ -339,22 +346,22 @@ def _legend(rows: list, x0: float, y0: float, size: float, colours: tuple[str, .
     return "".join(out)
 
 
+#: The corners of the polygon glyphs, in radii from the centre.
+_CORNERS = {"diamond": ((0, -1.2), (1.2, 0), (0, 1.2), (-1.2, 0)), "triangle": ((0, -1.2), (1.1, 0.8), (-1.1, 0.8))}
+
+
 def _shape(shape: str, x: float, y: float, r: float, colour: str, label: str, size: float,
            along: Optional[tuple[float, float, float, float]] = None) -> str:
     """One module glyph's shape centred on ``(x, y)`` with radius ``r``, its label on it. ``band`` is drawn
     along ``along`` (a path's two ends) when given, else as a short bar."""
-    sw = max(1.0, size * 0.04)
+    solid = f'fill="{colour}" stroke="#111" stroke-width="{max(1.0, size * 0.04):.1f}"/>'
     if shape == "disc":
-        body = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{colour}" stroke="#111" stroke-width="{sw:.1f}"/>'
+        body = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" {solid}'
     elif shape == "square":
-        body = (f'<rect x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" fill="{colour}" '
-                f'stroke="#111" stroke-width="{sw:.1f}"/>')
-    elif shape == "diamond":
-        body = (f'<polygon points="{x:.1f},{y - r * 1.2:.1f} {x + r * 1.2:.1f},{y:.1f} {x:.1f},{y + r * 1.2:.1f} '
-                f'{x - r * 1.2:.1f},{y:.1f}" fill="{colour}" stroke="#111" stroke-width="{sw:.1f}"/>')
-    elif shape == "triangle":
-        body = (f'<polygon points="{x:.1f},{y - r * 1.2:.1f} {x + r * 1.1:.1f},{y + r * 0.8:.1f} '
-                f'{x - r * 1.1:.1f},{y + r * 0.8:.1f}" fill="{colour}" stroke="#111" stroke-width="{sw:.1f}"/>')
+        body = f'<rect x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" {solid}'
+    elif shape in _CORNERS:
+        points = " ".join(f"{x + r * dx:.1f},{y + r * dy:.1f}" for dx, dy in _CORNERS[shape])
+        body = f'<polygon points="{points}" {solid}'
     elif shape == "cross":
         body = (f'<path d="M{x - r:.1f},{y - r:.1f} L{x + r:.1f},{y + r:.1f} M{x - r:.1f},{y + r:.1f} '
                 f'L{x + r:.1f},{y - r:.1f}" stroke="{colour}" stroke-width="{r * 0.45:.1f}" stroke-linecap="round"/>')
@@ -367,7 +374,7 @@ def _shape(shape: str, x: float, y: float, r: float, colour: str, label: str, si
                 f'stroke-opacity="0.75" stroke-linecap="round" stroke-width="{r * 0.9:.1f}"/>')
     if label and shape not in ("ring", "band", "cross"):
         body += (f'<text x="{x:.1f}" y="{y + r * 0.35:.1f}" text-anchor="middle" font-weight="bold" '
-                 f'font-size="{r * (1.0 if len(label) < 3 else 0.75):.1f}" fill="{_ink(colour)}">{escape(label)}</text>')
+                 f'font-size="{r * (1.1 if len(label) < 3 else 0.8):.1f}" fill="{_ink(colour)}">{escape(label)}</text>')
     elif label:
         body += (f'<text x="{x:.1f}" y="{y - r * 1.2:.1f}" text-anchor="middle" font-weight="bold" '
                  f'font-size="{r * 0.9:.1f}" fill="#111">{escape(label)}</text>')
@@ -383,16 +390,34 @@ def _ink(fill: str) -> str:
     return "#111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#fff"
 
 
-def _glyph(layer: Layer, g: Glyph, size: float, colours: tuple[str, ...]) -> str:
+def _stack_offsets(layers: Sequence[Layer]) -> dict[tuple[int, int], float]:
+    """Where several token glyphs (not rings or bands) lie at one hex or intersection: each one's place in
+    the row they form, centred (-0.5, 0.5 for two; -1, 0, 1 for three), keyed by (layer, glyph) index."""
+    at: dict[tuple, list[tuple[int, int]]] = {}
+    for li, lay in enumerate(layers):
+        if lay.shape in ("ring", "band"):
+            continue
+        for gi, g in enumerate(lay.glyphs):
+            at.setdefault(tuple(g.at), []).append((li, gi))
+    out: dict[tuple[int, int], float] = {}
+    for keys in at.values():
+        if len(keys) > 1:
+            for i, k in enumerate(keys):
+                out[k] = i - (len(keys) - 1) / 2
+    return out
+
+
+def _glyph(layer: Layer, g: Glyph, size: float, colours: tuple[str, ...], offset: float = 0.0) -> str:
     """A module glyph: on a hex it sits below the hex's centre (the number token keeps the middle), on an
-    intersection on the corner, on a path at its middle (a ``band`` along the whole path)."""
+    intersection on the corner, on a path at its middle (a ``band`` along the whole path); ``offset`` moves
+    it sideways by its own width (glyphs sharing a place stand in a row)."""
     colour = layer.colour if g.player is None else colours[g.player % len(colours)]
     where = g.where()
     along = None
     if where == "hex":
         x, y = hex_center(tuple(g.at), size)
         y += size * 0.55
-        r = size * 0.2
+        r = size * 0.24
     elif where == "node":
         x, y = node_point(tuple(g.at), size)
         r = size * 0.17
@@ -405,8 +430,51 @@ def _glyph(layer: Layer, g: Glyph, size: float, colours: tuple[str, ...]) -> str
         r = size * (0.75 if where == "hex" else 0.32)
         if where == "hex":
             y -= size * 0.55
+    x += offset * r * 2.5
     title = f"<title>{escape(g.note or layer.legend)}</title>"
     return f'<g class="glyph">{title}{_shape(layer.shape, x, y, r, colour, g.label, size, along)}</g>'
+
+
+def _panel_layout(panels: Sequence[Panel], size: float, width: float) -> tuple[list[tuple[Panel, list[str]]], float]:
+    """Each panel with its lines wrapped to ``width``, and the height all of them take."""
+    fs = min(13.0, max(10.0, size * 0.28))
+    chars = max(20, int((width - fs * 2) / (fs * 0.58)))
+    rows: list[tuple[Panel, list[str]]] = []
+    h = 0.0
+    for pan in panels:
+        lines = [w for line in pan.lines for w in (textwrap.wrap(line, chars) or [""])]
+        rows.append((pan, lines))
+        h += fs * 1.6 * (1 + len(lines) + (1 if pan.track else 0)) + fs * 0.8
+    return rows, h
+
+
+def _panels(rows: list[tuple[Panel, list[str]]], x0: float, y0: float, size: float, width: float) -> str:
+    """Module panels under the legend: a framed box each, its title in bold, its lines, its track of cells."""
+    fs = min(13.0, max(10.0, size * 0.28))
+    lh = fs * 1.6
+    out = []
+    y = y0
+    for pan, lines in rows:
+        box_h = lh * (1 + len(lines) + (1 if pan.track else 0)) + fs * 0.4
+        body = [f'<rect x="{x0 + fs * 0.4:.1f}" y="{y:.1f}" width="{width - fs * 0.8:.1f}" height="{box_h:.1f}" '
+                f'rx="{fs * 0.3:.1f}" fill="#f7f7f2" stroke="#888"/>',
+                f'<text x="{x0 + fs:.1f}" y="{y + lh * 0.8:.1f}" font-size="{fs:.1f}" font-weight="bold" '
+                f'fill="#111">{escape(pan.title)}</text>']
+        ty = y + lh
+        for line in lines:
+            body.append(f'<text x="{x0 + fs:.1f}" y="{ty + lh * 0.8:.1f}" font-size="{fs:.1f}" fill="#111">'
+                        f'{escape(line)}</text>')
+            ty += lh
+        if pan.track:
+            filled, cells = pan.track
+            cw = min(fs * 1.6, (width - fs * 2) / max(cells, 1))
+            for i in range(cells):
+                body.append(f'<rect class="cell{" filled" if i < filled else ""}" x="{x0 + fs + i * cw:.1f}" '
+                            f'y="{ty + lh * 0.15:.1f}" width="{cw * 0.85:.1f}" height="{lh * 0.7:.1f}" '
+                            f'fill="{"#37474f" if i < filled else "#ffffff"}" stroke="#37474f"/>')
+        out.append(f'<g class="panel {escape(pan.key)}">{"".join(body)}</g>')
+        y += box_h + fs * 0.4
+    return "".join(out)
 
 
 def _edge_piece_icon(x: float, y: float, fs: float) -> str:

@@ -5,7 +5,7 @@ ID it enforces); ``apply(ctx, s)`` carries the action out on ``s``, a fresh copy
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
 from ..core import Ctx, Violation
@@ -60,6 +60,14 @@ def own_handler(type_: str, phases: set[str], *, actor: str = "current", not_you
                               wrong_phase)
         return cls
     return make
+
+
+def declared_own(h: Handler, **changes) -> Handler:
+    """The engine's handler ``h`` as a module's own (its ``ActionSpec.handler``): the same check and apply,
+    for a module whose hooks change what they judge (Diamond Isles' ship anchors). Declared as the module's,
+    the type's candidates are each judged in full, not taken through the engine's prefilter, which knows
+    only the engine's own rules. ``changes``: the fields that differ (``not_your_turn``...)."""
+    return replace(h, **changes)
 
 
 def load_all() -> dict[str, Handler]:

@@ -5,11 +5,10 @@ from typing import Optional
 
 from ..bank import COSTS, cannot_pay, pay
 from ..core import Ctx, Violation
-from ..placement import road_connected, road_site, ship_connected, ship_site
+from ..placement import road_connected, road_site, ship_site
 from ..rng import Rng
 from ..state import DEV_CARDS, State
 from . import WRONG_PHASE_RULE, handler
-from .robber import do_move, move_violations
 
 CARD_RULE = {"knight": "BASE-DEV-5", "road_building": "BASE-DEV-6", "year_of_plenty": "BASE-DEV-7",
              "monopoly": "BASE-DEV-8"}
@@ -113,55 +112,16 @@ class BuyDevelopmentCard:
 @handler("play_knight", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase)
 class PlayKnight:
     """BASE-DEV-5 / BASE-ROBBER-6: move the robber and steal as on a 7 (BASE-ROBBER-3/4) with no
-    discard step (nothing here touches pending discards); SEA-031: or the pirate."""
+    discard step (nothing here touches pending discards); SEA-031: or the pirate. What the knight does is
+    the stack's ``knight_violations`` / ``knight_effect``."""
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
-        target = ctx.action.get("target") or "robber"
-        return may_play(ctx, "knight") or move_violations(ctx, target, ctx.action.player)
+        return may_play(ctx, "knight") or ctx.scenario.knight_violations(ctx)
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
-        a = ctx.action
         play_card(ctx, s, "knight")
-        do_move(ctx, s, a.get("target") or "robber", a.player)
-
-
-@handler("play_road_building", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase,
-         changes_routes=True)
-class PlayRoadBuilding:
-    """BASE-DEV-6: two free roads (SEA-023: or ships), placed one after the other (R-015)."""
-    @staticmethod
-    def check(ctx: Ctx) -> list[Violation]:
-        v = may_play(ctx, "road_building")
-        if v:
-            return v
-        s, a = ctx.state, ctx.action
-        pieces = a.get("pieces")
-        sup = s.players[a.player].supply
-        kinds_ok = ("roads", "ships") if ctx.scenario.ships else ("roads",)
-        avail = sum(sup.get(k, 0) for k in kinds_ok)
-        if avail <= 0:
-            return [Violation("BASE-DEV-6", f"player {a.player} has no road{' or ship' if ctx.scenario.ships else ''} "
-                              "left in supply, so the card cannot be used")]
-        want = min(2, avail)
-        if len(pieces) != want:
-            return [Violation("BASE-DEV-6", f"Road Building places {want} piece{'s' if want > 1 else ''} "
-                              f"(2, or what the supply allows); the action names {len(pieces)}", "/action/pieces")]
-        return pieces_in_turn(ctx, _free_piece_violations)
-
-    @staticmethod
-    def apply(ctx: Ctx, s: State) -> None:
-        a = ctx.action
-        play_card(ctx, s, "road_building")
-        for piece in a.get("pieces"):
-            kind, edge = piece["kind"], piece["edge"]
-            if kind == "road":
-                place_free_road(ctx, s, edge)
-                continue
-            s.ships[edge] = a.player
-            s.flags.ships_built.append(edge)
-            s.players[a.player].supply["ships"] -= 1
-            ctx.emit("built", player=a.player, piece="ship", edge=list(edge), free=True)
+        ctx.scenario.knight_effect(ctx, s)
 
 
 def _free_piece_violations(sub: Ctx, i: int, kind: str, edge, path: str) -> list[Violation]:
@@ -178,10 +138,71 @@ def _free_piece_violations(sub: Ctx, i: int, kind: str, edge, path: str) -> list
         v = road_site(sub, edge, path) or road_connected(sub, edge, player, path)
         tmp.roads[edge] = player
     else:
-        v = ship_site(sub, edge, path) or ship_connected(sub, edge, player, path)
+        v = ship_site(sub, edge, path) or sub.scenario.ship_connection(sub, edge, player, path)
         tmp.ships[edge] = player
     tmp.players[player].supply[kind + "s"] -= 1
     return v
+
+
+@handler("play_road_building", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase,
+         changes_routes=True)
+class PlayRoadBuilding:
+    """BASE-DEV-6: two free roads (SEA-023: or ships), placed one after the other (R-015).
+
+    A module whose Road Building differs derives from this class and replaces only the steps that differ
+    (GOLD: each piece pays its gold, its ships dock at home): ``count_violations`` (how many pieces),
+    ``cost_violations`` (what the pieces cost), ``piece_violations`` (one piece, judged and placed on a
+    working copy, see :func:`pieces_in_turn`), ``place_piece`` and ``pay``."""
+    @classmethod
+    def check(cls, ctx: Ctx) -> list[Violation]:
+        return (may_play(ctx, "road_building") or cls.count_violations(ctx) or cls.cost_violations(ctx)
+                or pieces_in_turn(ctx, cls.piece_violations))
+
+    @staticmethod
+    def count_violations(ctx: Ctx) -> list[Violation]:
+        """Two pieces, or what the supply allows (none: the card cannot be used)."""
+        s, a = ctx.state, ctx.action
+        pieces = a.get("pieces")
+        sup = s.players[a.player].supply
+        kinds_ok = ("roads", "ships") if ctx.scenario.ships else ("roads",)
+        avail = sum(sup.get(k, 0) for k in kinds_ok)
+        if avail <= 0:
+            return [Violation("BASE-DEV-6", f"player {a.player} has no road{' or ship' if ctx.scenario.ships else ''} "
+                              "left in supply, so the card cannot be used")]
+        want = min(2, avail)
+        if len(pieces) != want:
+            return [Violation("BASE-DEV-6", f"Road Building places {want} piece{'s' if want > 1 else ''} "
+                              f"(2, or what the supply allows); the action names {len(pieces)}", "/action/pieces")]
+        return []
+
+    @staticmethod
+    def cost_violations(ctx: Ctx) -> list[Violation]:
+        """The pieces are free."""
+        return []
+
+    piece_violations = staticmethod(_free_piece_violations)
+
+    @classmethod
+    def apply(cls, ctx: Ctx, s: State) -> None:
+        play_card(ctx, s, "road_building")
+        for piece in ctx.action.get("pieces"):
+            cls.place_piece(ctx, s, piece["kind"], piece["edge"])
+        cls.pay(ctx, s)
+
+    @staticmethod
+    def place_piece(ctx: Ctx, s: State, kind: str, edge) -> None:
+        if kind == "road":
+            place_free_road(ctx, s, edge)
+            return
+        a = ctx.action
+        s.ships[edge] = a.player
+        s.flags.ships_built.append(edge)
+        s.players[a.player].supply["ships"] -= 1
+        ctx.emit("built", player=a.player, piece="ship", edge=list(edge), free=True)
+
+    @staticmethod
+    def pay(ctx: Ctx, s: State) -> None:
+        """Nothing to pay."""
 
 
 @handler("play_year_of_plenty", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase)

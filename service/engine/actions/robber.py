@@ -2,7 +2,7 @@
 SEA-028..030, R-008)."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 from ..core import Ctx, Violation
 from ..geometry import Hex
@@ -74,7 +74,9 @@ def _terrain(s: State, h: Hex) -> str:
     return "not on this board" if t is None else f"a {t.terrain} hex"
 
 
-def do_move(ctx: Ctx, s: State, target: str, mover: int) -> None:
+def place_piece(ctx: Ctx, s: State, target: str, mover: int) -> Optional[int]:
+    """Put the ``target`` on the action's hex and report it with the players it could rob; the victim
+    named (None: nobody is robbed)."""
     a = ctx.action
     h = a.get("hex")
     if target == "pirate":
@@ -83,43 +85,61 @@ def do_move(ctx: Ctx, s: State, target: str, mover: int) -> None:
         s.robber = h
     ctx.emit("moved", piece=target, hex=list(h), player=mover,
              steal_candidates=robbable(ctx.state, ctx.graph, target, h, mover))
-    victim: Optional[int] = a.get("steal_from")
-    if victim is None:
-        return
-    hand = s.players[victim].resources
-    card = a.get("card")
+    return a.get("steal_from")
+
+
+def steal_card(ctx: Ctx, s: State, mover: int, victim: int, hand: dict[str, int], kinds: tuple[str, ...],
+               take: Callable[[str], None]) -> None:
+    """Rob one card of ``hand`` (the victim's cards that can be stolen, of ``kinds``): the observed
+    ``card``, else one drawn at random by the seeded generator; ``take(card)`` moves it to the mover."""
+    card = ctx.action.get("card")
     if card is None and sum(hand.values()) > 0:
         rng = Rng(s.rng_seed, s.rng_counter)
-        card = rng.pick_weighted(hand, RESOURCES)             # one random card (BASE-ROBBER-4)
+        card = rng.pick_weighted(hand, kinds)
         s.rng_counter = rng.counter
-    if card is None:
-        ctx.emit("stole", player=mover, victim=victim, resource=None)
-        return
-    hand[card] -= 1
-    s.players[mover].resources[card] += 1
+    if card is not None:
+        take(card)
     ctx.emit("stole", player=mover, victim=victim, resource=card)
+
+
+def do_move(ctx: Ctx, s: State, target: str, mover: int) -> None:
+    """Move the ``target`` and rob one random resource card (BASE-ROBBER-4)."""
+    victim = place_piece(ctx, s, target, mover)
+    if victim is None:
+        return
+    hand, own = s.players[victim].resources, s.players[mover].resources
+
+    def take(card: str) -> None:
+        hand[card] -= 1
+        own[card] += 1
+    steal_card(ctx, s, mover, victim, hand, RESOURCES, take)
+
+
+def robber_checks(ctx: Ctx, target: str, mover: int) -> list[Violation]:
+    """Moving the ``target`` as the game's stack judges it: whether the mover may move it now (the
+    ``robber_permission`` hook), where it goes and whom it robs (:func:`move_violations`), then what the
+    stack adds to the theft (the ``steal_violations`` hook)."""
+    scen = ctx.scenario
+    return (scen.robber_permission(ctx, target) or move_violations(ctx, target, mover)
+            or scen.steal_violations(ctx, target))
 
 
 @handler("move_robber", {"robber"})
 class MoveRobber:
-    @staticmethod
-    def check(ctx: Ctx) -> list[Violation]:
-        return move_violations(ctx, "robber", ctx.action.player)
+    """BASE-ROBBER-3/4: on a 7 the roller moves the robber and robs (the ``move_and_steal`` hook)."""
+    target = "robber"
 
-    @staticmethod
-    def apply(ctx: Ctx, s: State) -> None:
-        do_move(ctx, s, "robber", ctx.action.player)
+    @classmethod
+    def check(cls, ctx: Ctx) -> list[Violation]:
+        return robber_checks(ctx, cls.target, ctx.action.player)
+
+    @classmethod
+    def apply(cls, ctx: Ctx, s: State) -> None:
+        ctx.scenario.move_and_steal(ctx, s, cls.target, ctx.action.player)
         s.phase = "main"
 
 
 @handler("move_pirate", {"robber"})
-class MovePirate:
+class MovePirate(MoveRobber):
     """SEA-028: on a 7 the roller may move the pirate instead of the robber."""
-    @staticmethod
-    def check(ctx: Ctx) -> list[Violation]:
-        return move_violations(ctx, "pirate", ctx.action.player)
-
-    @staticmethod
-    def apply(ctx: Ctx, s: State) -> None:
-        do_move(ctx, s, "pirate", ctx.action.player)
-        s.phase = "main"
+    target = "pirate"

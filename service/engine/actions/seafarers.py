@@ -6,7 +6,7 @@ from ..core import Ctx, Violation
 from ..geometry import edge_str
 from ..lanes import closed_ships, is_foremost
 from ..mapgraph import RESOURCES
-from ..placement import ship_connected, ship_site
+from ..placement import ship_site
 from ..state import State
 from . import handler
 from .build import edge_piece_violations, place_edge_piece
@@ -17,7 +17,7 @@ class BuildShip:
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
         # SEA-026: a coastal starting settlement may take a ship instead of its road; SEA-006: 1 lumber + 1 wool.
-        return edge_piece_violations(ctx, "ship", ship_site, ship_connected, "SEA-006")
+        return edge_piece_violations(ctx, "ship", ship_site, ctx.scenario.ship_connection, "SEA-006")
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
@@ -43,17 +43,14 @@ class MoveShip:
         if s.pirate is not None and eid in g.hex_edge_ids.get(s.pirate, ()):
             return [Violation("SEA-033", f"the ship on {edge_str(src)} lies beside the pirate and may not be moved away",
                               "/action/from")]
-        if src in closed_ships(s, g, a.player):
-            return [Violation("SEA-014", f"the ship on {edge_str(src)} is part of a closed shipping lane (it joins two "
-                              "of your settlements/cities) and may never move", "/action/from")]
-        if not is_foremost(s, g, a.player, src):
-            return [Violation("SEA-015", f"only the foremost ship of an open lane may move; {edge_str(src)} has own "
-                              "ships or buildings at both ends", "/action/from")]
+        v = ctx.scenario.ship_lane_violations(ctx, src)
+        if v:
+            return v
         if dst == src:
             return [Violation("SEA-016", f"a moved ship goes to a different edge; from and to are both "
                               f"{edge_str(src)}", "/action/to")]
         return (ship_site(ctx, dst, "/action/to", ignore=src)
-                or ship_connected(ctx, dst, a.player, "/action/to", ignore=src))
+                or ctx.scenario.ship_connection(ctx, dst, a.player, "/action/to", ignore=src))
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
@@ -63,6 +60,19 @@ class MoveShip:
         s.ships[dst] = a.player
         s.flags.ship_moved = True
         ctx.emit("moved", piece="ship", player=a.player, **{"from": list(src), "to": list(dst)})
+
+
+def lane_violations(ctx: Ctx, src) -> list[Violation]:
+    """The ship on ``src`` leaves its lane only from an open one (SEA-014), and only as its foremost
+    ship (SEA-015): the default of the ``ship_lane_violations`` hook."""
+    s, g, p = ctx.state, ctx.graph, ctx.action.player
+    if src in closed_ships(s, g, p):
+        return [Violation("SEA-014", f"the ship on {edge_str(src)} is part of a closed shipping lane (it joins two "
+                          "of your settlements/cities) and may never move", "/action/from")]
+    if not is_foremost(s, g, p, src):
+        return [Violation("SEA-015", f"only the foremost ship of an open lane may move; {edge_str(src)} has own "
+                          "ships or buildings at both ends", "/action/from")]
+    return []
 
 
 def gold_entitlement(state: State, graph, scenario) -> dict[int, int]:

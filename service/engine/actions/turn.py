@@ -2,6 +2,8 @@
 BASE-PROD-1..5, BASE-ROBBER-1/2)."""
 from __future__ import annotations
 
+from typing import Callable
+
 from ..core import Ctx, Violation, fmt_cards
 from ..mapgraph import RESOURCE_OF, RESOURCES
 from ..rng import Rng
@@ -109,26 +111,36 @@ def produce(ctx: Ctx, s: State, total: int) -> None:
         s.phase = "main"
 
 
+def discard_violations(ctx: Ctx, rule: str, cards: dict[str, int], hand: Callable[[], dict[str, int]],
+                       owes_none: str, half_of: str) -> list[Violation]:
+    """A discard on a 7: by a player who owes one (``owes_none`` says why the player owes none), of exactly
+    the count owed (half of ``half_of``, rounded down), and only of ``cards`` the player holds (``hand()``)."""
+    p = ctx.action.player
+    owed = ctx.state.pending_discards.get(p)
+    if owed is None:
+        return [Violation(rule, owes_none, "/action/player")]
+    n = sum(cards.values())
+    if n != owed:
+        return [Violation(rule, f"player {p} must discard exactly {owed} cards (half of {half_of}, rounded down), "
+                          f"not {n}", "/action/resources")]
+    held = hand()
+    short = {r: k - held.get(r, 0) for r, k in cards.items() if k > held.get(r, 0)}
+    if short:
+        return [Violation(rule, f"player {p} cannot discard cards they do not hold: short of {fmt_cards(short)}",
+                          "/action/resources")]
+    return []
+
+
 @handler("discard", {"discard"}, actor="discard")
 class Discard:
+    """BASE-ROBBER-2: on a 7 a player holding more than 7 cards discards half of them."""
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
-        a, s = ctx.action, ctx.state
-        owed = s.pending_discards.get(a.player)
-        if owed is None:
-            return [Violation("BASE-ROBBER-2", f"only players holding more than 7 cards discard; player "
-                              f"{a.player} owes no discard", "/action/player")]
-        cards = a.get("resources")
-        n = sum(cards.values())
-        if n != owed:
-            return [Violation("BASE-ROBBER-2", f"player {a.player} must discard exactly {owed} cards (half of "
-                              f"their hand, rounded down), not {n}", "/action/resources")]
-        hand = s.players[a.player].resources
-        short = {r: k - hand.get(r, 0) for r, k in cards.items() if k > hand.get(r, 0)}
-        if short:
-            return [Violation("BASE-ROBBER-2", f"player {a.player} cannot discard cards they do not hold: "
-                              f"short of {fmt_cards(short)}", "/action/resources")]
-        return []
+        p = ctx.action.player
+        return discard_violations(ctx, "BASE-ROBBER-2", ctx.action.get("resources"),
+                                  lambda: ctx.state.players[p].resources,
+                                  f"only players holding more than 7 cards discard; player {p} owes no discard",
+                                  "their hand")
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:

@@ -29,6 +29,7 @@ from ..derive import largest_army
 from ..geometry import Edge, Hex, Node, hex_distance, hex_neighbours
 from ..mapgraph import LAND, RESOURCES
 from ..module import ActionSpec, Composition, EventSpec, OptionSpec, compose
+from ..placement import ship_connected
 from ..rng import Rng
 from ..spec import EDGE, HEX, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Map, Obj, Str
 from ..state import DEV_CARDS, Player, Setup, State, Tile, TurnFlags, empty_dev, empty_resources
@@ -249,7 +250,8 @@ class Scenario:
         return {}
 
     def board_layers(self, state: State, graph: Any) -> list:
-        """What the module adds to the board picture: ``[picture.Layer]`` (none in the base game)."""
+        """What the module adds to the board picture: ``[picture.Layer | picture.Panel]`` (none in the base
+        game)."""
         return []
 
     def explain_extra(self, state: State, graph: Any) -> dict[str, Any]:
@@ -336,6 +338,31 @@ class Scenario:
     def pirate_hex_ok(self, state: State, h: Hex) -> bool:
         t = state.hexes.get(h)
         return t is not None and t.terrain == "sea"
+
+    def robber_permission(self, ctx: "Ctx", target: str) -> list["Violation"]:
+        return []
+
+    def steal_violations(self, ctx: "Ctx", target: str) -> list["Violation"]:
+        return []
+
+    def move_and_steal(self, ctx: "Ctx", s: State, target: str, mover: int) -> None:
+        from ..actions.robber import do_move
+        do_move(ctx, s, target, mover)
+
+    def knight_violations(self, ctx: "Ctx") -> list["Violation"]:
+        from ..actions.robber import robber_checks
+        return robber_checks(ctx, ctx.action.get("target") or "robber", ctx.action.player)
+
+    def knight_effect(self, ctx: "Ctx", s: State) -> None:
+        self.move_and_steal(ctx, s, ctx.action.get("target") or "robber", ctx.action.player)
+
+    def ship_connection(self, ctx: "Ctx", edge: Edge, player: int, path: str,
+                        ignore: Optional[Edge] = None) -> list["Violation"]:
+        return ship_connected(ctx, edge, player, path, ignore)
+
+    def ship_lane_violations(self, ctx: "Ctx", src: Edge) -> list["Violation"]:
+        from ..actions.seafarers import lane_violations
+        return lane_violations(ctx, src)
 
     def validate_state(self, state: State) -> list[tuple[str, str]]:
         return []

@@ -241,6 +241,34 @@ def robber_start(hexes: Mapping[Hex, Tile], marked: Optional[Hex] = None) -> Opt
     return deserts[0] if len(deserts) == 1 else None
 
 
+#: The books printed scenarios come from (an :class:`Edition`'s ``book``).
+SEAFARERS_BOOK = "The Seafarers of Catan rulebook (1998)"
+TDE_BOOK = "Treasures, Dragons & Explorers"
+
+
+@dataclass(frozen=True)
+class Edition:
+    """A printed scenario as played with given player counts: its ID and name, where it is printed
+    (``book``, and ``number`` when the book numbers its scenarios), the VP target, and per player count
+    its component table and map, with the rule a component mismatch cites. A :class:`MappedScenario`
+    names it once (``class Oceans(MappedScenario, Seafarers, edition=Edition(...))``) in place of those
+    attributes, so that the III and IV editions of one scenario state only their own data."""
+    id: str
+    name: str
+    book: str
+    number: Optional[int]
+    players: tuple[int, ...]
+    vp_target: int
+    component_rule: str
+    tables: Mapping[int, dict]
+    maps: Mapping[int, "MapSpec"]
+
+    @property
+    def source(self) -> str:
+        where = self.book if self.number is None else f"{self.book}, scenario {self.number}"
+        return f"{where} (its rules: GET /v1/rules?prefix={self.id})"
+
+
 class MappedScenario:
     """Mixin for a scenario whose maps are :class:`MapSpec` data: ``class SC04(MappedScenario, Seafarers)``
     with ``map_specs = {3: MapSpec(...)}``. It supplies ``new_board`` (the seeded board, robber per
@@ -255,6 +283,15 @@ class MappedScenario:
 
     map_specs: dict[int, MapSpec] = {}
     has_map = True
+
+    def __init_subclass__(cls, edition: Optional[Edition] = None, **kw: Any) -> None:
+        """``edition``: the printed scenario's identity, components and maps (:class:`Edition`)."""
+        super().__init_subclass__(**kw)
+        if edition is not None:
+            cls.edition = edition
+            cls.id, cls.name, cls.source = edition.id, edition.name, edition.source
+            cls.players, cls.vp_target, cls.component_rule = edition.players, edition.vp_target, edition.component_rule
+            cls.component_tables, cls.map_specs = dict(edition.tables), dict(edition.maps)
 
     def new_board(self, num_players: int, rng: Rng) -> dict[str, Any]:
         try:

@@ -6,13 +6,13 @@ from collections import deque
 from typing import Any, Iterable, Optional
 
 from ...actions import WRONG_PHASE_RULE, own_handler
-from ...actions.robber import robbable
+from ...actions.robber import place_piece, robbable, steal_card
+from ...actions.turn import discard_violations
 from ...actions.trade import (harbor_rates, split_currencies, strict_phases_violation, trade_wrong_phase,
                               unaccepted_violation)
 from ...core import Action, Ctx, Violation, fmt_cards
 from ...geometry import Node, node_str
 from ...mapgraph import RESOURCES, MapGraph
-from ...rng import Rng
 from ...state import State
 from . import store
 from .data import (CARDS, COMMODITIES, LEVEL_NAMES, MAX_LEVEL, METROPOLIS_LEVEL, TRACK_COMMODITY, TRACKS, WALLS)
@@ -96,22 +96,11 @@ class DiscardCards:
     """CK-SEVEN-2, CK-COM-3: half of resources plus commodities, rounded down."""
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
-        a, s = ctx.action, ctx.state
-        owed = s.pending_discards.get(a.player)
-        if owed is None:
-            return [Violation("CK-SEVEN-2", f"player {a.player} owes no discard (limit 7 plus 2 per city wall)",
-                              "/action/player")]
+        a = ctx.action
         cards = {**(a.get("resources") or {}), **(a.get("commodities") or {})}
-        n = sum(cards.values())
-        if n != owed:
-            return [Violation("CK-SEVEN-2", f"player {a.player} must discard exactly {owed} cards (half of their "
-                              f"resources and commodities, rounded down), not {n}", "/action/resources")]
-        held = store.cards_of(s, a.player)
-        short = {k: v - held.get(k, 0) for k, v in cards.items() if v > held.get(k, 0)}
-        if short:
-            return [Violation("CK-SEVEN-2", f"player {a.player} cannot discard cards they do not hold: short of "
-                              f"{fmt_cards(short)}", "/action/resources")]
-        return []
+        return discard_violations(ctx, "CK-SEVEN-2", cards, lambda: store.cards_of(ctx.state, a.player),
+                                  f"player {a.player} owes no discard (limit 7 plus 2 per city wall)",
+                                  "their resources and commodities")
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
@@ -180,28 +169,11 @@ def robber_violations(ctx: Ctx, target: str, mover: int) -> list[Violation]:
 
 
 def robber_move(ctx: Ctx, s: State, target: str, mover: int) -> None:
-    a = ctx.action
-    h = a.get("hex")
-    if target == "pirate":
-        s.pirate = h
-    else:
-        s.robber = h
-    ctx.emit("moved", piece=target, hex=list(h), player=mover,
-             steal_candidates=robbable(ctx.state, ctx.graph, target, h, mover))
-    victim = a.get("steal_from")
-    if victim is None:
-        return
-    held = store.cards_of(s, victim)
-    card = a.get("card")
-    if card is None and sum(held.values()) > 0:
-        rng = Rng(s.rng_seed, s.rng_counter)
-        card = rng.pick_weighted(held, CARDS)               # CK-SEVEN-4: resources and commodities
-        s.rng_counter = rng.counter
-    if card is None:
-        ctx.emit("stole", player=mover, victim=victim, resource=None)
-        return
-    store.move_card(s, victim, mover, card)
-    ctx.emit("stole", player=mover, victim=victim, resource=card)
+    """Move the ``target`` and rob one card of resources and commodities (CK-SEVEN-4)."""
+    victim = place_piece(ctx, s, target, mover)
+    if victim is not None:
+        steal_card(ctx, s, mover, victim, store.cards_of(s, victim), CARDS,
+                   lambda card: store.move_card(s, victim, mover, card))
 
 
 @own_handler("move_robber", {"robber"})

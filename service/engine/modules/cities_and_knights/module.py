@@ -483,6 +483,14 @@ class CitiesAndKnights:
         }
         return out
 
+    def board_layers(self, state: State, graph: MapGraph) -> list:
+        from .pictures import board_layers
+        return [*super().board_layers(state, graph), *board_layers(state)]
+
+    def explain_extra(self, state: State, graph: MapGraph) -> dict[str, Any]:
+        from .explain import explain_extra
+        return {**super().explain_extra(state, graph), **explain_extra(state, self)}
+
     def validate_state(self, state: State) -> list[tuple[str, str]]:
         out = list(super().validate_state(state))
         c = state.scenario_state.get(store.KEY)

@@ -30,7 +30,7 @@ from ...geometry import hex_neighbours, node_str
 from ...mapgraph import MapGraph
 from ...module import ActionSpec, EventSpec, OptionSpec
 from ...scenarios._sc_common import player_count_problems
-from ...scenarios.mapdata import MappedScenario
+from ...scenarios.mapdata import Edition, MappedScenario
 from ...scenarios.seafarers import Seafarers
 from ...spec import EDGE, HEX, PLAYER, Any_, Bool, F, Int, List, Null, Obj, Str, by_player
 from ...state import State
@@ -48,16 +48,16 @@ _STEAL = F(Str(("card", "diamond")), default="card",
                "the victim has none of the chosen one)")
 
 DIAM_ACTIONS = (
-    ActionSpec("build_ship", handler=H.BuildShip.HANDLER),
-    ActionSpec("move_ship", handler=H.MoveShip.HANDLER),
-    ActionSpec("play_road_building", handler=H.RoadBuilding.HANDLER, candidates=H.road_building_candidates),
-    ActionSpec("move_robber", handler=H.MoveRobber.HANDLER),
-    ActionSpec("move_pirate", {"steal": _STEAL}, handler=H.MovePirate.HANDLER, candidates=H.pirate_candidates),
+    ActionSpec("build_ship", handler=H.BUILD_SHIP),
+    ActionSpec("move_ship", handler=H.MOVE_SHIP),
+    ActionSpec("play_road_building", handler=H.ROAD_BUILDING, candidates=H.road_building_candidates),
+    ActionSpec("move_robber", handler=H.MOVE_ROBBER),
+    ActionSpec("move_pirate", {"steal": _STEAL}, handler=H.MOVE_PIRATE, candidates=H.pirate_candidates),
     ActionSpec("play_knight", {"hex": F(HEX, nullable=True,
                                         doc="where the robber or pirate goes; left out only in Diamond Isles when "
                                             "neither may be moved (R-050)"),
                                "steal": _STEAL},
-               handler=H.PlayKnight.HANDLER, candidates=H.knight_candidates),
+               handler=H.PLAY_KNIGHT, candidates=H.knight_candidates),
 )
 
 _VILLAGE = Obj({"hex": F(HEX, required=True, doc="the village's hex (a desert with a number token)"),
@@ -113,15 +113,10 @@ def _false_only(value: Any, players: int) -> bool:
     return value is False
 
 
-class DiamondIsles(MappedScenario, Seafarers):
-    id = "DIAM"
-    name = "Diamond Isles (fan scenario)"
-    source = "Diamond Isles fan scenario, after 999 Games' De Diamanten (its rules: GET /v1/rules?prefix=DIAM)"
-    players = (3, 4)                                # DIAM-001, R-053
-    vp_target = 14                                  # DIAM-020
-    map_specs = {3: MAP, 4: MAP}
-    component_rule = "DIAM-002"
-    component_tables = {3: TABLE, 4: TABLE}
+class DiamondIsles(MappedScenario, Seafarers, edition=Edition(
+        "DIAM", "Diamond Isles (fan scenario)", "Diamond Isles fan scenario, after 999 Games' De Diamanten", None,
+        (3, 4), 14,                                 # DIAM-001, R-053: 3-4 players; DIAM-020: 14 VP
+        "DIAM-002", {3: TABLE, 4: TABLE}, {3: MAP, 4: MAP})):
     module_name = "DIAM"
     ACTIONS = DIAM_ACTIONS
     STATE = DIAM_STATE
@@ -192,6 +187,38 @@ class DiamondIsles(MappedScenario, Seafarers):
         if not villages(state) or villages_with_diamonds(state) > 3:
             return None
         return end_result(state, self)["winners"][0]
+
+    # -- the engine's robbing and ships, judged with the villages (handlers.py) ----------------------------
+    def robber_permission(self, ctx: "Ctx", target: str) -> list["Violation"]:
+        """DIAM-014 / DIAM-015 (R-050): who may move the robber and the pirate."""
+        return H.permission_violation(ctx, target)
+
+    def steal_violations(self, ctx: "Ctx", target: str) -> list["Violation"]:
+        return H.steal_violations(ctx, target)
+
+    def move_and_steal(self, ctx: "Ctx", s: State, target: str, mover: int) -> None:
+        """DIAM-016 (R-051): the pirate's mover takes a card or a diamond; the robber robs as the engine's."""
+        if target == "pirate":
+            H.steal_with_pirate(ctx, s, mover)
+        else:
+            super().move_and_steal(ctx, s, target, mover)
+
+    def knight_violations(self, ctx: "Ctx") -> list["Violation"]:
+        v = H.knight_violations(ctx)
+        return super().knight_violations(ctx) if v is None else v
+
+    def knight_effect(self, ctx: "Ctx", s: State) -> None:
+        """R-050: a knight played without a move (DIAM-018: it still counts for Largest Army)."""
+        if ctx.action.get("hex") is None:
+            ctx.emit("knight_without_move", player=ctx.action.player)
+        else:
+            super().knight_effect(ctx, s)
+
+    def ship_connection(self, ctx: "Ctx", edge, player: int, path: str, ignore=None) -> list["Violation"]:
+        return H.ship_connected_diam(ctx, edge, player, path, ignore)
+
+    def ship_lane_violations(self, ctx: "Ctx", src) -> list["Violation"]:
+        return H.lane_violations(ctx, src)
 
     def validate_state(self, state: State) -> list[tuple[str, str]]:
         out = list(super().validate_state(state))
@@ -289,6 +316,15 @@ class DiamondIsles(MappedScenario, Seafarers):
             "game_end": end_result(state, self),
         })
         return out
+
+    # -- picture and explanations ---------------------------------------------------------------------
+    def board_layers(self, state: State, graph: MapGraph) -> list:
+        from .pictures import board_layers
+        return [*super().board_layers(state, graph), *board_layers(state, graph)]
+
+    def explain_extra(self, state: State, graph: MapGraph) -> dict[str, Any]:
+        from .explain import explain_extra
+        return {**super().explain_extra(state, graph), **explain_extra(state, graph, self, end_result(state, self))}
 
 
 def end_result(state: State, scen) -> dict[str, Any]:

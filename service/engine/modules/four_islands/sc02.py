@@ -13,7 +13,7 @@ from ...islands import island_map
 from ...state import State
 from ...scenarios.components import harbor_row, hex_row, token_row
 from ...scenarios.hooks import HOME_ISLANDS, award_first_on_island, coastal_setup_ship_violations, home_islands, record_home_islands
-from ...scenarios.mapdata import MappedScenario, MapSpec, drawn_slots
+from ...scenarios.mapdata import SEAFARERS_BOOK, Edition, MappedScenario, MapSpec, drawn_slots
 from ...scenarios.seafarers import Seafarers
 
 HEXES = hex_row(17, 0, 0, 3, 3, 3, 3, 3)                    # SC02-002, table A
@@ -49,18 +49,12 @@ MAP = four_islands_map(ROWS, HEXES, TOKENS, HARBORS, (
     ((2, 3), "NE"), ((3, 4), "E"), ((10, 3), "W"), ((11, 4), "SW")))
 
 
-class FourIslands(MappedScenario, Seafarers):
-    EVENTS = (HOME_ISLANDS,)
+class FourIslands(MappedScenario, Seafarers, edition=Edition(
+        "SC02", "The Four Islands (3 players)", SEAFARERS_BOOK, 2, (3,), 12,   # SC02-001: 3 players; SC02-007: 12 VP
+        "SC02-002", {3: {"hexes": HEXES, "tokens": TOKENS, "harbors": HARBORS}}, {3: MAP})):
     """The Four Islands rules; ``rules`` names the rule IDs of the edition (III: SC02, IV: SC03)."""
 
-    id = "SC02"
-    name = "The Four Islands (3 players)"
-    source = "The Seafarers of Catan rulebook (1998), scenario 2 (its rules: GET /v1/rules?prefix=SC02)"
-    players = (3,)                                          # SC02-001
-    vp_target = 12                                          # SC02-007
-    component_rule = "SC02-002"
-    component_tables = {3: {"hexes": HEXES, "tokens": TOKENS, "harbors": HARBORS}}
-    map_specs = {3: MAP}
+    EVENTS = (HOME_ISLANDS,)
     rules = {"ship": "SC02-004", "first": "SC02-005", "further": "SC02-006", "home": "SC02-003"}
 
     def check(self, ctx: Ctx) -> list[Violation]:

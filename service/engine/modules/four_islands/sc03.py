@@ -8,6 +8,7 @@ SC03 tables onto the island cells (SC03-002), the token table as ruled in R-012 
 from __future__ import annotations
 
 from ...scenarios.components import harbor_row, hex_row, token_row
+from ...scenarios.mapdata import SEAFARERS_BOOK, Edition
 from .sc02 import FourIslands, four_islands_map
 
 HEXES = hex_row(18, 0, 0, 4, 4, 4, 4, 4)                    # SC03-002, table A
@@ -28,13 +29,7 @@ MAP = four_islands_map(ROWS, HEXES, TOKENS, HARBORS, (
     ((12, 1), "E"), ((3, 4), "E"), ((0, 3), "NE"), ((9, 4), "W"), ((12, 3), "NW")))
 
 
-class FourIslandsIV(FourIslands):
-    id = "SC03"
-    name = "The Four Islands (4 players)"
-    source = "The Seafarers of Catan rulebook (1998), scenario 3 (its rules: GET /v1/rules?prefix=SC03)"
-    players = (4,)                                          # SC03-001
-    vp_target = 12                                          # SC03-007
-    component_rule = "SC03-002"
-    component_tables = {4: {"hexes": HEXES, "tokens": TOKENS, "harbors": HARBORS}}
-    map_specs = {4: MAP}
+class FourIslandsIV(FourIslands, edition=Edition(
+        "SC03", "The Four Islands (4 players)", SEAFARERS_BOOK, 3, (4,), 12,   # SC03-001: 4 players; SC03-007: 12 VP
+        "SC03-002", {4: {"hexes": HEXES, "tokens": TOKENS, "harbors": HARBORS}}, {4: MAP})):
     rules = {"ship": "SC03-004", "first": "SC03-005", "further": "SC03-006", "home": "SC03-003"}

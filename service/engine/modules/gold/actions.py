@@ -25,7 +25,7 @@ from ...mapgraph import RESOURCES
 from ...placement import road_connected, road_site
 from ...state import State
 from ...actions import HANDLERS, Handler, own_handler
-from ...actions.dev import dev_wrong_phase, draw_card, may_play, pieces_in_turn, place_free_road, play_card
+from ...actions.dev import PlayRoadBuilding, dev_wrong_phase, draw_card, place_free_road
 from ...actions.trade import joined, split_currencies
 
 
@@ -237,49 +237,12 @@ class BuyGoldDevelopmentCard:
         card = draw_card(s, a.player, a.get("card"))
         pay(s, a.player, cards)
         pay_gold(s, a.player, gold)
+        s.flags.built = True        # buying counts as building (BASE-VAR-STRICT-PHASES: no trade after it)
         ctx.emit("bought_development_card", player=a.player, card=card, price=price,
                  paid={**{r: n for r, n in cards.items()}, "gold": gold})
 
 
 # -- Road Building: free cards, but each piece pays its gold (GOLD-019, R-043) ---------------------------
-
-class PlayGoldRoadBuilding:
-    @staticmethod
-    def check(ctx: Ctx) -> list[Violation]:
-        v = may_play(ctx, "road_building")
-        if v:
-            return v
-        s, a = ctx.state, ctx.action
-        pieces = a.get("pieces")
-        sup = s.players[a.player].supply
-        avail = sup.get("roads", 0) + sup.get("ships", 0)
-        want = min(2, avail)
-        if avail <= 0 or len(pieces) != want:
-            return [Violation("BASE-DEV-6", f"Road Building places {want} piece{'s' if want != 1 else ''} "
-                              f"(2, or what the supply allows); the action names {len(pieces)}", "/action/pieces")]
-        v = gold_short(s, a.player, len(pieces), f"Road Building's {len(pieces)} free piece(s)", "GOLD-019")
-        if v:
-            return v
-        return pieces_in_turn(ctx, _free_piece_violations)
-
-    @staticmethod
-    def apply(ctx: Ctx, s: State) -> None:
-        a = ctx.action
-        play_card(ctx, s, "road_building")
-        for piece in a.get("pieces"):
-            kind, edge = piece["kind"], piece["edge"]
-            if kind == "road":
-                place_free_road(ctx, s, edge)
-            else:
-                sub = Ctx(s, a, ctx.graph, ctx.scenario)
-                _, home = ship_site_violations(sub, s, a.player, edge, "/action")
-                sh = add_ship(s, a.player, edge, home)
-                ctx.emit("built", player=a.player, piece="ship", edge=list(edge), ship=sh["id"], home=sh["home"],
-                         free=True)
-        n = len(a.get("pieces"))
-        pay_gold(s, a.player, n)
-        ctx.emit("paid_gold", player=a.player, gold=n, item="road_building")
-
 
 def _free_piece_violations(sub: Ctx, i: int, kind: str, edge: Edge, path: str) -> list[Violation]:
     """One Road Building piece: a road from the supply on a legal, connected site that cuts no player off
@@ -302,6 +265,44 @@ def _free_piece_violations(sub: Ctx, i: int, kind: str, edge: Edge, path: str) -
     tmp.roads[edge] = player
     tmp.players[player].supply["roads"] -= 1
     return []
+
+
+class PlayGoldRoadBuilding(PlayRoadBuilding):
+    """The engine's Road Building with the GOLD steps: each piece pays its gold (GOLD-019), a ship docks at
+    home (GOLD-021/022), a road cuts nobody off the front coast (GOLD-036)."""
+    @staticmethod
+    def count_violations(ctx: Ctx) -> list[Violation]:
+        s, a = ctx.state, ctx.action
+        n = len(a.get("pieces"))
+        sup = s.players[a.player].supply
+        want = min(2, sup.get("roads", 0) + sup.get("ships", 0))
+        if want <= 0 or n != want:
+            return [Violation("BASE-DEV-6", f"Road Building places {want} piece{'s' if want != 1 else ''} "
+                              f"(2, or what the supply allows); the action names {n}", "/action/pieces")]
+        return []
+
+    piece_violations = staticmethod(_free_piece_violations)
+
+    @staticmethod
+    def cost_violations(ctx: Ctx) -> list[Violation]:
+        n = len(ctx.action.get("pieces"))
+        return gold_short(ctx.state, ctx.action.player, n, f"Road Building's {n} free piece(s)", "GOLD-019")
+
+    @staticmethod
+    def place_piece(ctx: Ctx, s: State, kind: str, edge) -> None:
+        if kind == "road":
+            place_free_road(ctx, s, edge)
+            return
+        a = ctx.action
+        _, home = ship_site_violations(Ctx(s, a, ctx.graph, ctx.scenario), s, a.player, edge, "/action")
+        sh = add_ship(s, a.player, edge, home)
+        ctx.emit("built", player=a.player, piece="ship", edge=list(edge), ship=sh["id"], home=sh["home"], free=True)
+
+    @staticmethod
+    def pay(ctx: Ctx, s: State) -> None:
+        n = len(ctx.action.get("pieces"))
+        pay_gold(s, ctx.action.player, n)
+        ctx.emit("paid_gold", player=ctx.action.player, gold=n, item="road_building")
 
 
 def cut_off_violation(cut: tuple[int, int], edge: Edge, path: str) -> Violation:

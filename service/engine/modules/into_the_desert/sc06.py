@@ -22,7 +22,7 @@ from ...state import State
 from ...scenarios._sc_common import (award_first_settlement, main_phase_settlement, node_regions, player_count_problems,
                          regions, spec_regions, validate_common, violation)
 from ...scenarios.components import harbor_row, hex_row, token_row
-from ...scenarios.mapdata import MappedScenario, MapSpec
+from ...scenarios.mapdata import SEAFARERS_BOOK, Edition, MappedScenario, MapSpec
 from ...scenarios.seafarers import Seafarers
 
 #: Cell characters of the Into the Desert maps: every resource cell draws from one shuffled pool.
@@ -67,15 +67,10 @@ SC06_MAP = desert_map((" a a s s b b",), hex_row(0, 0, 0, 4, 5, 4, 5, 4), TOKENS
                       {"island-south-west": "a", "island-south-east": "b"})
 
 
-class IntoTheDesert3(MappedScenario, Seafarers):
-    id = "SC06"
-    name = "Into the Desert (III)"
-    source = "The Seafarers of Catan rulebook (1998), scenario 6 (its rules: GET /v1/rules?prefix=SC06)"
-    players = (3,)                                   # SC06-001
-    vp_target = 12                                   # SC06-006: 12 VP wins
-    component_rule = "SC06-002"
-    component_tables = {3: {"hexes": hex_row(12, 4, 1, 4, 5, 4, 5, 4), "tokens": TOKENS, "harbors": HARBORS}}
-    map_specs = {3: SC06_MAP}
+class IntoTheDesert3(MappedScenario, Seafarers, edition=Edition(
+        "SC06", "Into the Desert (III)", SEAFARERS_BOOK, 6, (3,), 12,    # SC06-001: 3 players; SC06-006: 12 VP wins
+        "SC06-002", {3: {"hexes": hex_row(12, 4, 1, 4, 5, 4, 5, 4), "tokens": TOKENS, "harbors": HARBORS}},
+        {3: SC06_MAP})):
     home_areas = ("larger-area",)
     neutral_areas = ("desert-strip",)
     rule_players, rule_setup, rule_unknown, rule_svp = "SC06-001", "SC06-003", "SC06-004", "SC06-005"

@@ -13,6 +13,7 @@ area and the islands are unknown (SC07-004); one token for the first settlement 
 from __future__ import annotations
 
 from ...scenarios.components import harbor_row, hex_row, token_row
+from ...scenarios.mapdata import SEAFARERS_BOOK, Edition
 from .sc06 import IntoTheDesert3, desert_map
 
 TOKENS = token_row(2, 2, 3, 3, 3, 3, 3, 3, 3, 1)
@@ -22,13 +23,8 @@ SC07_MAP = desert_map((" a s s g s b",
                       {"island-south-west": "a", "island-south": "gc", "island-south-east": "b"})
 
 
-class IntoTheDesert4(IntoTheDesert3):
-    id = "SC07"
-    name = "Into the Desert (IV)"
-    source = "The Seafarers of Catan rulebook (1998), scenario 7 (its rules: GET /v1/rules?prefix=SC07)"
-    players = (4,)                                   # SC07-001
-    vp_target = 12                                   # SC07-006: 12 VP wins
-    component_rule = "SC07-002"                      # SC07-002: fixed layout, desert strip splits the island
-    component_tables = {4: {"hexes": hex_row(16, 4, 2, 5, 5, 4, 5, 5), "tokens": TOKENS, "harbors": HARBORS}}
-    map_specs = {4: SC07_MAP}
+class IntoTheDesert4(IntoTheDesert3, edition=Edition(
+        "SC07", "Into the Desert (IV)", SEAFARERS_BOOK, 7, (4,), 12,     # SC07-001: 4 players; SC07-006: 12 VP wins
+        "SC07-002",                                  # SC07-002: fixed layout, desert strip splits the island
+        {4: {"hexes": hex_row(16, 4, 2, 5, 5, 4, 5, 5), "tokens": TOKENS, "harbors": HARBORS}}, {4: SC07_MAP})):
     rule_players, rule_setup, rule_unknown, rule_svp = "SC07-001", "SC07-003", "SC07-004", "SC07-005"

@@ -15,7 +15,7 @@ from ...state import State
 from ...scenarios.base import BASE_TERRAINS, BASE_TOKENS
 from ...scenarios.components import add, counts, harbor_row, hex_row, token_row
 from ...scenarios.hooks import award_first_on_island, mainland_of, setup_area_violations
-from ...scenarios.mapdata import MappedScenario, MapSpec, drawn_slots
+from ...scenarios.mapdata import SEAFARERS_BOOK, Edition, MappedScenario, MapSpec, drawn_slots
 from ...scenarios.seafarers import Seafarers
 
 #: SC01-002: the mainland is a base-game island; the small islands use the scenario's table.
@@ -45,19 +45,12 @@ MAP = MapSpec(
 )
 
 
-class NewShores(MappedScenario, Seafarers):
-    id = "SC01"
-    name = "New Shores"
-    source = "The Seafarers of Catan rulebook (1998), scenario 1 (its rules: GET /v1/rules?prefix=SC01)"
-    players = (3, 4)                                        # SC01-001
-    vp_target = 13                                          # SC01-006
-    component_rule = "SC01-007"
-    component_tables = {
-        n: {"hexes": add(MAINLAND_HEXES, ISLAND_HEXES), "tokens": add(MAINLAND_TOKENS, ISLAND_TOKENS),
-            "harbors": HARBORS}
-        for n in (3, 4)
-    }
-    map_specs = {3: MAP, 4: MAP}
+TABLE = {"hexes": add(MAINLAND_HEXES, ISLAND_HEXES), "tokens": add(MAINLAND_TOKENS, ISLAND_TOKENS), "harbors": HARBORS}
+
+
+class NewShores(MappedScenario, Seafarers, edition=Edition(
+        "SC01", "New Shores", SEAFARERS_BOOK, 1, (3, 4), 13,             # SC01-001: 3-4 players; SC01-006: 13 VP
+        "SC01-007", {3: TABLE, 4: TABLE}, {3: MAP, 4: MAP})):
 
     def initial_scenario_state(self, num_players: int, board: dict) -> dict[str, Any]:
         out = super().initial_scenario_state(num_players, board)

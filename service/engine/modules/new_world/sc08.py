@@ -27,7 +27,7 @@ from ...module import ActionSpec, EventSpec, OptionSpec
 from ...spec import EDGE, PLAYER, Bool, F, List, Obj, Str
 from ...scenarios.base import player_option
 from ...scenarios.components import as_list, harbor_row, hex_row, token_row
-from ...scenarios.mapdata import MappedScenario, MapSpec, build_board, repair_reds
+from ...scenarios.mapdata import SEAFARERS_BOOK, Edition, MappedScenario, MapSpec, build_board, repair_reds
 from ...scenarios.seafarers import Seafarers
 
 
@@ -59,15 +59,9 @@ def _harbor_candidates(state: State, graph, scen, player: int) -> list:
             for eid, e in enumerate(graph.edges) if graph.edge_kind[eid] == "coast"]
 
 
-class NewWorld3(MappedScenario, Seafarers):
-    id = "SC08"
-    name = "A New World (III)"
-    source = "The Seafarers of Catan rulebook (1998), scenario 8 (its rules: GET /v1/rules?prefix=SC08)"
-    players = (3,)                                   # SC08-001
-    vp_target = 12                                   # SC08-008: 12 VP wins
-    component_rule = "SC08-002"
-    component_tables = {3: {"hexes": HEXES, "tokens": TOKENS, "harbors": harbor_row(5, 4)}}
-    map_specs = {3: SC08_MAP}
+class NewWorld3(MappedScenario, Seafarers, edition=Edition(
+        "SC08", "A New World (III)", SEAFARERS_BOOK, 8, (3,), 12,        # SC08-001: 3 players; SC08-008: 12 VP wins
+        "SC08-002", {3: {"hexes": HEXES, "tokens": TOKENS, "harbors": harbor_row(5, 4)}}, {3: SC08_MAP})):
     rule_players, rule_red, rule_harbor, rule_home, rule_svp = (
         "SC08-001", "SC08-004", "SC08-005", "SC08-006", "SC08-007")
     ACTIONS = (ActionSpec("place_harbor", {"edge": F(EDGE, required=True, doc="the coast side the token faces")},

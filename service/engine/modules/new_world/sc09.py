@@ -15,6 +15,7 @@ from __future__ import annotations
 from ...scenarios.components import harbor_row, hex_row, token_row
 from ...module import ActionSpec
 from .harbors import make_handler
+from ...scenarios.mapdata import SEAFARERS_BOOK, Edition
 from .sc08 import NewWorld3, new_world_map
 
 HEXES = hex_row(23, 0, 0, 5, 4, 4, 5, 5)
@@ -22,16 +23,10 @@ TOKENS = token_row(1, 3, 3, 3, 2, 2, 3, 3, 2, 1)
 SC09_MAP = new_world_map(7, HEXES, TOKENS)
 
 
-class NewWorld4(NewWorld3):
-    id = "SC09"
-    name = "A New World (IV)"
-    source = "The Seafarers of Catan rulebook (1998), scenario 9 (its rules: GET /v1/rules?prefix=SC09)"
-    players = (4,)                                   # SC09-001
-    vp_target = 12                                   # SC09-008: 12 VP wins
-    component_rule = "SC09-002"
-    # SC09-009 / R-023: 23 plain sea hexes and 10 harbour tokens (5 special, 5 generic).
-    component_tables = {4: {"hexes": HEXES, "tokens": TOKENS, "harbors": harbor_row(5, 5)}}
-    map_specs = {4: SC09_MAP}
+class NewWorld4(NewWorld3, edition=Edition(                       # SC09-001: 4 players; SC09-008: 12 VP wins
+        "SC09", "A New World (IV)", SEAFARERS_BOOK, 9, (4,), 12,
+        # SC09-009 / R-023: 23 plain sea hexes and 10 harbour tokens (5 special, 5 generic).
+        "SC09-002", {4: {"hexes": HEXES, "tokens": TOKENS, "harbors": harbor_row(5, 5)}}, {4: SC09_MAP})):
     rule_players, rule_red, rule_harbor, rule_home, rule_svp = (
         "SC09-001", "SC09-004", "SC09-005", "SC09-006", "SC09-007")
     ACTIONS = (ActionSpec("place_harbor", handler=lambda: make_handler("SC09-005")),)

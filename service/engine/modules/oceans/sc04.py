@@ -15,7 +15,7 @@ from ...core import Ctx, Violation
 from ...state import State
 from ...scenarios.components import harbor_row, hex_row, token_row
 from ...scenarios.hooks import DISCOVERED, DISCOVERIES, EXPLORING_ACTIONS, discovery_violations, explore, mainland_of, setup_area_violations
-from ...scenarios.mapdata import MappedScenario, MapSpec, drawn_slots
+from ...scenarios.mapdata import SEAFARERS_BOOK, Edition, MappedScenario, MapSpec, drawn_slots
 from ...scenarios.seafarers import Seafarers
 
 FACE_UP = hex_row(6, 0, 1, 2, 2, 2, 2, 3)                   # SC04-002, table I row 1
@@ -58,21 +58,15 @@ MAP = oceans_map(ROWS, FACE_UP, FACE_UP_TOKENS, PILE, PILE_TOKENS, HARBORS, (
     ((1, 4), "E"), ((0, 3), "SW"), ((0, 1), "W")))
 
 
-class Oceans(MappedScenario, Seafarers):
+class Oceans(MappedScenario, Seafarers, edition=Edition(
+        "SC04", "Oceans (3 players)", SEAFARERS_BOOK, 4, (3,), 12,        # SC04-001: 3 players; SC04-009: 12 VP
+        "SC04-002", {3: {"hexes": FACE_UP, "tokens": FACE_UP_TOKENS, "harbors": HARBORS,
+                         "hidden": {"hexes": PILE, "tokens": PILE_TOKENS}}}, {3: MAP})):
     """The Oceans rules; ``rules`` names the rule IDs of the edition (III: SC04, IV: SC05)."""
 
-    id = "SC04"
     ACTION_FIELDS = {t: {"discoveries": DISCOVERIES} for t in EXPLORING_ACTIONS}  # revealed hexes as observed
     EVENTS = (DISCOVERED,)
     module_name = "Oceans"
-    name = "Oceans (3 players)"
-    source = "The Seafarers of Catan rulebook (1998), scenario 4 (its rules: GET /v1/rules?prefix=SC04)"
-    players = (3,)                                          # SC04-001
-    vp_target = 12                                          # SC04-009
-    component_rule = "SC04-002"
-    component_tables = {3: {"hexes": FACE_UP, "tokens": FACE_UP_TOKENS, "harbors": HARBORS,
-                            "hidden": {"hexes": PILE, "tokens": PILE_TOKENS}}}
-    map_specs = {3: MAP}
     rules = {"area": "SC04-004", "reveal": "SC04-005", "reward": "SC04-006", "sea": "SC04-007",
              "no_svp": "SC04-008", "pile": "SC04-003"}
 

@@ -9,6 +9,7 @@ tokens go onto fixed slots around the large island (SEA-003).
 from __future__ import annotations
 
 from ...scenarios.components import harbor_row, hex_row, token_row
+from ...scenarios.mapdata import SEAFARERS_BOOK, Edition
 from .sc04 import Oceans, oceans_map
 
 FACE_UP = hex_row(7, 0, 2, 3, 3, 3, 3, 3)                   # SC05-002, table A row 1
@@ -32,15 +33,9 @@ MAP = oceans_map(ROWS, FACE_UP, FACE_UP_TOKENS, PILE, PILE_TOKENS, HARBORS, (
     ((1, 5), "E"), ((0, 6), "SE"), ((0, 4), "W"), ((0, 2), "W")))
 
 
-class OceansIV(Oceans):
-    id = "SC05"
-    name = "Oceans (4 players)"
-    source = "The Seafarers of Catan rulebook (1998), scenario 5 (its rules: GET /v1/rules?prefix=SC05)"
-    players = (4,)                                          # SC05-001
-    vp_target = 12                                          # SC05-009
-    component_rule = "SC05-002"
-    component_tables = {4: {"hexes": FACE_UP, "tokens": FACE_UP_TOKENS, "harbors": HARBORS,
-                            "hidden": {"hexes": PILE, "tokens": PILE_TOKENS}}}
-    map_specs = {4: MAP}
+class OceansIV(Oceans, edition=Edition(
+        "SC05", "Oceans (4 players)", SEAFARERS_BOOK, 5, (4,), 12,        # SC05-001: 4 players; SC05-009: 12 VP
+        "SC05-002", {4: {"hexes": FACE_UP, "tokens": FACE_UP_TOKENS, "harbors": HARBORS,
+                         "hidden": {"hexes": PILE, "tokens": PILE_TOKENS}}}, {4: MAP})):
     rules = {"area": "SC05-004", "reveal": "SC05-005", "reward": "SC05-006", "sea": "SC05-007",
              "no_svp": "SC05-008", "pile": "SC05-003"}

@@ -1,11 +1,11 @@
-"""The two action handlers of "The Desert Dragons": the roller's card on a 7 (TDE4-008, R-069) and the
-knight that removes a dragon (TDE4-021, TDE4-022, R-067)."""
+"""The actions "The Desert Dragons" changes: the roller's card on a 7 (TDE4-008, R-069) and the knight
+that removes a dragon (TDE4-021, TDE4-022, R-067: the engine's Knight through the scenario's
+``knight_violations`` and ``knight_effect`` hooks)."""
 from __future__ import annotations
 
 from typing import Iterable
 
-from ...actions import own_handler
-from ...actions.dev import dev_wrong_phase, may_play, play_card
+from ...actions import declared_own, load_all, own_handler
 from ...core import Action, Ctx, Violation
 from ...geometry import hex_str
 from ...mapgraph import RESOURCES
@@ -73,47 +73,44 @@ def steal_candidates(state: State, graph, scenario, player: int) -> Iterable[Act
     return out
 
 
-@own_handler("play_knight", {"roll", "main"}, not_your_turn="BASE-DEV-3", wrong_phase=dev_wrong_phase,
-             changes_routes=True)
-class DragonKnight:
-    """TDE4-021 / R-067: a knight removes the dragon of a landscape hex of the player's choice from the
-    game; TDE4-022: no card is stolen (and no Largest Army: the scenario's ``army_award``); TDE4-007:
-    there is no robber or pirate to move."""
+def knight_violations(ctx: Ctx) -> list[Violation]:
+    """TDE4-021 / R-067 (the ``knight_violations`` hook): a knight removes the dragon of a landscape hex of
+    the player's choice from the game; TDE4-022: no card is stolen (and no Largest Army: the scenario's
+    ``army_award``); TDE4-007: there is no robber or pirate to move."""
+    a, s = ctx.action, ctx.state
+    if (a.get("target") or "robber") == "pirate":
+        return [Violation("TDE4-007", "there is no pirate in this scenario: a knight removes a dragon",
+                          "/action/target")]
+    if a.get("steal_from") is not None or a.get("card") is not None:
+        return [Violation("TDE4-022", "a knight played here steals no card from anybody",
+                          "/action/steal_from" if a.get("steal_from") is not None else "/action/card")]
+    h = a.get("hex")
+    if h in landscape_dragons(s):
+        return []
+    if h in desert_counts(s):
+        return [Violation("TDE4-021", f"a knight removes a dragon from a landscape hex, not from the desert "
+                          f"{hex_str(h)} (R-067)", "/action/hex")]
+    where = "not a hex of this board" if h not in s.hexes else f"a {s.hexes[h].terrain} hex with no dragon"
+    return [Violation("TDE4-021", f"a knight removes a dragon from a landscape hex holding one; "
+                      f"{hex_str(h)} is {where}", "/action/hex")]
 
-    @staticmethod
-    def check(ctx: Ctx) -> list[Violation]:
-        a, s = ctx.action, ctx.state
-        v = may_play(ctx, "knight")
-        if v:
-            return v
-        if (a.get("target") or "robber") == "pirate":
-            return [Violation("TDE4-007", "there is no pirate in this scenario: a knight removes a dragon",
-                              "/action/target")]
-        if a.get("steal_from") is not None or a.get("card") is not None:
-            return [Violation("TDE4-022", "a knight played here steals no card from anybody",
-                              "/action/steal_from" if a.get("steal_from") is not None else "/action/card")]
-        h = a.get("hex")
-        if h in landscape_dragons(s):
-            return []
-        if h in desert_counts(s):
-            return [Violation("TDE4-021", f"a knight removes a dragon from a landscape hex, not from the desert "
-                              f"{hex_str(h)} (R-067)", "/action/hex")]
-        where = "not a hex of this board" if h not in s.hexes else f"a {s.hexes[h].terrain} hex with no dragon"
-        return [Violation("TDE4-021", f"a knight removes a dragon from a landscape hex holding one; "
-                          f"{hex_str(h)} is {where}", "/action/hex")]
 
-    @staticmethod
-    def apply(ctx: Ctx, s: State) -> None:
-        a = ctx.action
-        h = tuple(a.get("hex"))
-        play_card(ctx, s, "knight")
-        ss = s.scenario_state = dict(s.scenario_state)
-        left = sorted(landscape_dragons(s) - {h}, key=order)
-        ss["dragons"] = [list(x) for x in left]
-        ss["removed"] = int(ss.get("removed") or 0) + 1                # TDE4-021: out of the game
-        if ss.get("gathered") is None:
-            ss["gathered"] = sum(desert_counts(s).values()) + len(left) + ss["removed"]
-        ctx.emit("dragon_removed", player=a.player, hex=list(h))
+def remove_dragon(ctx: Ctx, s: State) -> None:
+    """TDE4-021: the played knight's dragon leaves the game (the ``knight_effect`` hook)."""
+    a = ctx.action
+    h = tuple(a.get("hex"))
+    ss = s.scenario_state = dict(s.scenario_state)
+    left = sorted(landscape_dragons(s) - {h}, key=order)
+    ss["dragons"] = [list(x) for x in left]
+    ss["removed"] = int(ss.get("removed") or 0) + 1                # TDE4-021: out of the game
+    if ss.get("gathered") is None:
+        ss["gathered"] = sum(desert_counts(s).values()) + len(left) + ss["removed"]
+    ctx.emit("dragon_removed", player=a.player, hex=list(h))
+
+
+#: The engine's Knight, judged and carried out through the two hooks above; it changes routes (a dragon
+#: leaving a hex frees the roads it blocked).
+DRAGON_KNIGHT = declared_own(load_all()["play_knight"], changes_routes=True)
 
 
 def knight_candidates(state: State, graph, scenario, player: int) -> Iterable[Action]:
@@ -131,4 +128,4 @@ def invading_roll():
     return replace(load_all()["roll"], changes_routes=True)
 
 
-__all__ = ["StealCard", "DragonKnight", "steal_candidates", "knight_candidates", "invading_roll"]
+__all__ = ["StealCard", "DRAGON_KNIGHT", "knight_violations", "remove_dragon", "steal_candidates", "knight_candidates", "invading_roll"]

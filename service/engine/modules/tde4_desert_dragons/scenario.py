@@ -17,12 +17,13 @@ from ...placement import road_connected
 from ...rng import Rng
 from ...scenarios._sc_common import node_regions, player_count_problems, regions, spec_regions
 from ...scenarios.hooks import mainland_of
-from ...scenarios.mapdata import MappedScenario
+from ...scenarios.mapdata import TDE_BOOK, Edition, MappedScenario
 from ...scenarios.seafarers import Seafarers
 from ...spec import EDGE, HEX, NODE, PLAYER, Bool, F, Int, List, Map, Null, Obj, Str, by_player
 from ...state import State
 from . import dragons as D
-from .actions import DragonKnight, StealCard, invading_roll, knight_candidates, steal_candidates
+from .actions import (DRAGON_KNIGHT, StealCard, invading_roll, knight_candidates, knight_violations, remove_dragon,
+                      steal_candidates)
 from .maps import MAP_SPECS, component_table, fixed_harbors
 
 _HEXES = List(HEX, max_len=64)
@@ -34,17 +35,11 @@ def _refuse_cities_and_knights(value: Any, players: int) -> bool:
     return value is False
 
 
-class DesertDragons(MappedScenario, Seafarers):
-    id = "TDE4"
+class DesertDragons(MappedScenario, Seafarers, edition=Edition(
+        "TDE4", "The Desert Dragons", TDE_BOOK, 4, (3, 4), 13,           # TDE4-002: 3-4 players; TDE4-024: 13 VP
+        "TDE4-003", {n: component_table(n) for n in (3, 4)}, MAP_SPECS)):
     module_name = "TDE4"
-    name = "The Desert Dragons"
-    source = "Treasures, Dragons & Explorers, scenario 4 (its rules: GET /v1/rules?prefix=TDE4)"
-    players = (3, 4)                                          # TDE4-002
-    vp_target = 13                                            # TDE4-024
     pirate = False                                            # TDE4-007: no pirate
-    component_rule = "TDE4-003"
-    component_tables = {n: component_table(n) for n in (3, 4)}
-    map_specs = MAP_SPECS
 
     # -- declarations ------------------------------------------------------------------------------
     ACTIONS = (
@@ -57,7 +52,7 @@ class DesertDragons(MappedScenario, Seafarers):
                    "player's hand (no robber).", handler=StealCard.HANDLER, candidates=steal_candidates),
         ActionSpec("play_knight", {}, "TDE4-021: play a knight to remove the dragon of a landscape hex (hex) from "
                    "the game; no card is stolen and there is no Largest Army (TDE4-022).",
-                   handler=DragonKnight.HANDLER, candidates=knight_candidates),
+                   handler=DRAGON_KNIGHT, candidates=knight_candidates),
         ActionSpec("roll", {}, "", handler=invading_roll),
     )
     WITHOUT_ACTIONS = ("move_robber", "move_pirate")          # TDE4-007
@@ -233,6 +228,12 @@ class DesertDragons(MappedScenario, Seafarers):
             if p == player:
                 lost += 2 if kind == "city" else 1
         return {"blocked_buildings": -lost}
+
+    def knight_violations(self, ctx: Ctx) -> list[Violation]:
+        return knight_violations(ctx)
+
+    def knight_effect(self, ctx: Ctx, s: State) -> None:
+        remove_dragon(ctx, s)
 
     def robber_hex_ok(self, state: State, h: Hex) -> bool:
         return False                                                       # TDE4-007: no robber

@@ -34,7 +34,7 @@ from ...scenarios._sc_common import player_count_problems
 from ...scenarios.components import harbor_row, hex_row, token_row
 from ...scenarios.hooks import (DISCOVERED, DISCOVERIES, EXPLORING_ACTIONS, award_first_on_island,
                                 discovery_violations, mainland_of, placed_edges, setup_area_violations)
-from ...scenarios.mapdata import MappedScenario, MapSpec, drawn_slots, parse_rows
+from ...scenarios.mapdata import TDE_BOOK, Edition, MappedScenario, MapSpec, drawn_slots, parse_rows
 from ...scenarios.seafarers import Seafarers
 from .treasures import (KINDS, MAX_KEPT, SPECIAL_PORTS, TREASURE_STATE, AttachSpecialPort, ClaimReward,
                         claim_candidates, deal_treasures, kept, pending, port_candidates, port_owed, port_sites,
@@ -248,20 +248,16 @@ class TreasureRules(MappedScenario, Seafarers):
 CHIPS = 14          # TDE1-015
 
 
-class TreasureIslands(TreasureRules):
+TDE1_TABLE = {"hexes": {"sea": 59, **TDE1_HOME}, "tokens": TDE1_HOME_TOKENS, "harbors": harbor_row(5, 4),
+              "hidden": {"hexes": TDE1_HIDDEN, "tokens": TDE1_HIDDEN_TOKENS}}
+
+
+class TreasureIslands(TreasureRules, edition=Edition(
+        "TDE1", "The Treasure Islands", TDE_BOOK, 1, (3, 4), 15,         # TDE1-002: 3-4 players; TDE1-014: 15 VP
+        "TDE1-004", {3: TDE1_TABLE, 4: TDE1_TABLE}, {3: TDE1_MAP, 4: TDE1_MAP})):
     """TDE1 "The Treasure Islands"."""
 
-    id = "TDE1"
-    name = "The Treasure Islands"
-    source = "Treasures, Dragons & Explorers, scenario 1 (its rules: GET /v1/rules?prefix=TDE1)"
     module_name = "TDE1"
-    players = (3, 4)                                   # TDE1-002
-    vp_target = 15                                     # TDE1-014
-    component_rule = "TDE1-004"
-    component_tables = {n: {"hexes": {"sea": 59, **TDE1_HOME}, "tokens": TDE1_HOME_TOKENS,
-                            "harbors": harbor_row(5, 4),
-                            "hidden": {"hexes": TDE1_HIDDEN, "tokens": TDE1_HIDDEN_TOKENS}} for n in (3, 4)}
-    map_specs = {3: TDE1_MAP, 4: TDE1_MAP}
     ACTIONS = (CLAIM_SPEC,)
     DERIVED = {"catan_chips": F(Obj({"awarded": F(Int(0, 99)), "left": F(Int(0, 14)),
                                      "by_player": F(Any_("chips per player")),
@@ -328,26 +324,21 @@ class TreasureIslands(TreasureRules):
 # -- TDE2 ------------------------------------------------------------------------------------------------
 
 
-class DepartureIntoTheUnknown(TreasureRules):
+TDE2_TABLE = {"hexes": {"sea": 31, "desert": 3, "gold": 2, **TDE2_HOME},
+              "tokens": {k: sum(1 for v in TDE2_NUMBERS.values() if v == k) for k in sorted(set(TDE2_NUMBERS.values()))},
+              "harbors": harbor_row(5, 4), "hidden": {"hexes": TDE2_HIDDEN, "tokens": TDE2_HIDDEN_TOKENS}}
+
+
+class DepartureIntoTheUnknown(TreasureRules, edition=Edition(
+        "TDE2", "Departure into the Unknown", TDE_BOOK, 2, (3, 4), 12,   # TDE2-002: 3-4 players; TDE2-021: 12 VP
+        "TDE2-005", {3: TDE2_TABLE, 4: TDE2_TABLE}, {3: TDE2_MAP, 4: TDE2_MAP})):
     """TDE2 "Departure into the Unknown"."""
 
-    id = "TDE2"
-    name = "Departure into the Unknown"
-    source = "Treasures, Dragons & Explorers, scenario 2 (its rules: GET /v1/rules?prefix=TDE2)"
     module_name = "TDE2"
-    players = (3, 4)                                   # TDE2-002
-    vp_target = 12                                     # TDE2-021
     setup_rounds = 3                                   # TDE2-008 / R-061: a third settlement;
     # TDE2-009 (R-061): the base set-up pays starting resources for the last round's settlement only, so
     # the third settlement pays and the second does not
     pirate = False                                     # TDE2-010: the robber only
-    component_rule = "TDE2-005"
-    component_tables = {n: {"hexes": {"sea": 31, "desert": 3, "gold": 2, **TDE2_HOME},
-                            "tokens": {k: sum(1 for v in TDE2_NUMBERS.values() if v == k) for k in
-                                       sorted(set(TDE2_NUMBERS.values()))},
-                            "harbors": harbor_row(5, 4),
-                            "hidden": {"hexes": TDE2_HIDDEN, "tokens": TDE2_HIDDEN_TOKENS}} for n in (3, 4)}
-    map_specs = {3: TDE2_MAP, 4: TDE2_MAP}
     ACTIONS = (CLAIM_SPEC,
                ActionSpec("attach_special_port",
                           {"node": F(NODE, required=True, doc="the own coastal settlement or city"),
