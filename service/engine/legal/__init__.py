@@ -83,6 +83,13 @@ def _range_exact(t: str, state: State, scenario: "Scenario") -> bool:
     return False
 
 
+#: Hooks a scenario's rules reach the engine's own checks through (its ``check``, and the steps the
+#: robber, Knight and ship handlers consult): with one of them implemented, every candidate a prefilter
+#: proposes is judged by ``check_action``, never listed on the prefilter's word alone.
+_JUDGING_HOOKS = frozenset({"check", "robber_permission", "steal_violations", "knight_violations",
+                            "ship_connection", "ship_lane_violations"})
+
+
 _SORTED_TYPES: dict[frozenset, list[str]] = {}
 
 
@@ -118,7 +125,7 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
     for fn in comp.candidates:                      # the candidates a module's ActionSpec declares
         for a in fn(state, graph, scenario, player):
             extra.setdefault(a.type, []).append(a)
-    plain = "check" not in comp.hooks and not comp.checks
+    plain = not comp.checks and comp.hooks.isdisjoint(_JUDGING_HOOKS)
     pos: Optional[_Pos] = None
     pl = state.players[player]
     hand, supplies, cards = pl.resources, pl.supply, pl.dev_cards
