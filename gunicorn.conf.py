@@ -6,12 +6,17 @@ then holds up every other request of its worker), TIMEOUT (30 s), GRACEFUL_TIMEO
 MAX_REQUESTS (0 = never recycle a worker) with MAX_REQUESTS_JITTER, ACCESS_LOG (unset: the app's own
 JSON request log is enough; "-" for stdout), LOG_LEVEL (info).
 
+STATE_KEY (or STATE_KEY_FILE) keys the state tags (``service/api/integrity.py``); without either (or with a
+file that cannot be read), a random key is made here, in the master, so that every worker it forks holds
+the same one and recognises the states its siblings returned.
+
 PROMETHEUS_MULTIPROC_DIR, when set, turns on prometheus_client's multiprocess mode so /metrics adds up
 every worker: the directory is emptied when gunicorn starts and a worker's files are marked dead when it
 exits.
 """
 import json
 import os
+import secrets
 import shutil
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
@@ -35,6 +40,19 @@ limit_request_line = 8190
 limit_request_fields = 100
 
 _MULTIPROC = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+
+
+def _state_key_file() -> bytes:
+    try:
+        with open(os.environ.get("STATE_KEY_FILE") or os.devnull, "rb") as f:
+            return f.read().strip()
+    except OSError:
+        return b""
+
+
+# One state-tag key for the workers of this server (read before they are forked; see the docstring).
+if not os.environ.get("STATE_KEY") and not _state_key_file():
+    os.environ["STATE_KEY"] = secrets.token_hex(32)
 
 
 # Errors gunicorn answers itself, before the app sees a request (a malformed request line or header, a

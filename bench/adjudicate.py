@@ -11,8 +11,11 @@ Columns: ``parse_validate_us`` decoding the body and turning the posted state in
 (schema, build, map graph from the warm cache, consistency checks); ``engine_us`` the adjudication
 without derived values; ``derive_us`` the derived values; ``serialise_us`` the verdict as JSON text
 (``verdict_text``); ``wsgi_us`` one whole request through the Flask app (what a gunicorn worker spends,
-HTTP parsing aside); ``http_total_us`` the same through Flask's test client (which adds building the
-request).
+HTTP parsing aside); ``observability_share`` the part of ``wsgi_us`` that the request id, the metrics and the log line
+take (the same app timed without those hooks); ``wsgi_tagged_us`` the same with the state's ``State-Tag`` (a state the service
+returned: recognised, and kept from the request before), ``wsgi_tagged_first_us`` recognised but not kept
+(the first time this worker sees it: loaded without the checks); ``http_total_us`` the whole request
+through Flask's test client (which adds building the request).
 
 The JSON access log is off (it would print a line per request); ``--access-log`` keeps it on, written to
 nowhere, so its cost is in the HTTP figures.
@@ -44,21 +47,20 @@ def per_call(fn, n: int) -> float:
 
 
 def quiet(access_log: bool) -> None:
-    """No request log lines on the terminal: off, or (``access_log``) formatted and written to nowhere."""
+    """No request log lines on the terminal: off, or (``access_log``) written to ``/dev/null`` (stderr is
+    sent there while the requests are timed: the lines are formatted and written, as a server does)."""
     log = logging.getLogger("seafarers")
     if not access_log:
         log.setLevel(logging.WARNING)
         return
     log.setLevel(logging.INFO)
-    for h in log.handlers:
-        if isinstance(h, logging.StreamHandler):
-            h.emit = lambda record, h=h: h.format(record) and None   # format (the real cost), write nothing
+    sys.stderr = open(os.devnull, "w")
 
 
-def wsgi_call(app, body: bytes):
+def wsgi_call(app, body: bytes, headers: tuple = ()):
     """One request straight through the WSGI app, as a server worker makes it."""
     from werkzeug.test import EnvironBuilder
-    environ = EnvironBuilder(path="/v1/adjudicate", method="POST", data=body,
+    environ = EnvironBuilder(path="/v1/adjudicate", method="POST", data=body, headers=list(headers),
                              content_type="application/json").get_environ()
 
     def call() -> None:
@@ -90,11 +92,33 @@ def bench(label: str, state, graph, scen, action: Action, action_json: dict, n: 
     v = judge(st, act, g)
     t_ser = per_call(lambda: verdict_text(v), n)
     t_wsgi = per_call(wsgi_call(app, body.encode()), n // 3)
+    bare = create_app({"TESTING": True})     # the same app without request ids, metrics and the log line
+    from service.api import observability
+    for funcs, hook in ((bare.before_request_funcs, observability._before),
+                        (bare.after_request_funcs, observability._after)):
+        funcs[None] = [f for f in funcs.get(None, []) if f is not hook]
+    t_bare = per_call(wsgi_call(bare, body.encode()), n // 3)
+    t_tagged = t_tagged_new = float("nan")
+    try:
+        from service.api import integrity, service
+    except ImportError:     # (code before the state tags)
+        pass
+    else:
+        tag = integrity.tag_of(json.loads(body)["state"])
+        tagged = wsgi_call(app, body.encode(), (("State-Tag", tag),))
+        t_tagged = per_call(tagged, n // 3)
+
+        def first_time() -> None:     # recognised, but not kept from an earlier request
+            service._RECOGNISED.clear()
+            tagged()
+        t_tagged_new = per_call(first_time, n // 3)
     t_http = per_call(lambda: client.post("/v1/adjudicate", data=body, content_type="application/json"), n // 3)
     tiles = sum(1 for t in state.hexes.values() if t.terrain != "frame")
     row = {"position": label, "tiles": tiles, "legal": v.legal, "parse_validate_us": round(t_parse, 1),
            "engine_us": round(t_engine, 1), "derive_us": round(t_derive, 1), "serialise_us": round(t_ser, 1),
-           "wsgi_us": round(t_wsgi, 1), "http_total_us": round(t_http, 1)}
+           "wsgi_us": round(t_wsgi, 1), "observability_share": round(1 - t_bare / t_wsgi, 3),
+           "wsgi_tagged_us": round(t_tagged, 1),
+           "wsgi_tagged_first_us": round(t_tagged_new, 1), "http_total_us": round(t_http, 1)}
     return row
 
 

@@ -55,6 +55,8 @@ def http_game(client, sid: str, n: int, seed: int, cap: int, options=None) -> di
     from service.engine.rng import Rng
     from service.engine.scenarios import get_scenario, with_expansions
     from service.engine.selfplay import pick_action
+    if get_scenario(sid).required_options:                # TDE5: played only with Cities & Knights
+        options = {**get_scenario(sid).required_options, **(options or {})}
     scen = with_expansions(get_scenario(sid), options)
     failures: list[str] = []
     r = client.post("/v1/games", json={"scenario": sid, "players": n, "seed": seed, **({"options": options}

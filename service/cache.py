@@ -36,12 +36,13 @@ import os
 import socket
 import threading
 import time
+import weakref
 from typing import Any, Callable, Hashable, Mapping, Optional
 
 import orjson
 
 from .engine.mapgraph import MapGraph, board_key
-from .engine.memo import ByteLRU
+from .engine.memo import ByteLRU, bounded_put
 
 log = logging.getLogger("seafarers.cache")
 
@@ -49,6 +50,8 @@ log = logging.getLogger("seafarers.cache")
 ENTRY_MAGIC = b"SGv1"
 MAC_BYTES = 32
 DEFAULT_MAX_ENTRY_BYTES = 1024 * 1024
+#: Boards remembered by their JSON bytes (:meth:`GraphCache.get_by_text`; bounded in bytes too).
+BY_TEXT_KEPT = 256
 
 #: Counters kept by :class:`GraphCache` (also reported to listeners, see ``GraphCache.listeners``).
 STAT_NAMES = ("l1_hit", "l2_hit", "miss", "corrupt", "redis_error", "redis_skipped")
@@ -179,6 +182,7 @@ class GraphCache:
         self.stats = {k: 0 for k in STAT_NAMES}
         self.stats_lock = threading.Lock()
         self.listeners: list[Callable[[str], None]] = []
+        self._by_text: dict[bytes, "weakref.ref[MapGraph]"] = {}
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> "GraphCache":
@@ -219,6 +223,20 @@ class GraphCache:
                     extra={"redis_op": op, "error": e.__class__.__name__})
 
     # -- the lookup -------------------------------------------------------------------------------------
+    def get_by_text(self, text: bytes, terrain: Callable[[], Mapping]) -> MapGraph:
+        """``get(terrain())``, found first by ``text``, the posted board's JSON bytes: a client posts the
+        same board with every move, and comparing its bytes costs less than building its terrain map and
+        comparing that. Only a weak reference is kept by text, so the graphs held stay those of the LRU
+        (a graph it dropped is looked up again); a hit counts as a level-1 hit."""
+        ref = self._by_text.get(text)
+        g = ref() if ref is not None else None
+        if g is not None:
+            self._count("l1_hit")
+            return g
+        g = self.get(terrain())
+        bounded_put(self._by_text, text, weakref.ref(g), BY_TEXT_KEPT, nbytes=len(text) + 200)
+        return g
+
     def get(self, terrain: Mapping) -> MapGraph:
         # Level 1 is keyed by the board itself (a frozenset of its (hex, terrain) pairs: hashed in C, and
         # compared in full on a hit, so two boards never share an entry); the content hash that names

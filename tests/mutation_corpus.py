@@ -62,7 +62,7 @@ def body_for(endpoint: str, pos: tuple) -> tuple[str, dict]:
         return endpoint, {"state": state, "action": copy.deepcopy(action), "highlight": {"route_of": 0}}
     if endpoint == "/v1/replay":
         return endpoint, {"state": state, "actions": copy.deepcopy(following), "digests": "each", "events": True}
-    return endpoint, {"scenario": sid, "players": n, "seed": 7, "options": {}}
+    return endpoint, {"scenario": sid, "players": n, "seed": 7, "options": dict(state.get("options") or {})}
 
 
 def places(body: Any) -> list[Path]:

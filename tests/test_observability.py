@@ -115,3 +115,46 @@ def test_formatter_outside_a_request_and_with_an_exception():
         import sys
         rec = logging.LogRecord("seafarers.x", logging.ERROR, __file__, 1, "failed", (), sys.exc_info())
     assert "ValueError: bad" in json.loads(JsonFormatter().format(rec))["exc"]
+
+
+def test_the_access_line_written_directly_is_the_formatters_line(capsys):
+    """With only the service's own handler, the request line is written without a log record: the same
+    keys in the same order as ``JsonFormatter`` writes them."""
+    from service.api import observability
+    c = new_app().test_client()
+    log = logging.getLogger("seafarers")
+    old = log.level, log.propagate
+    log.setLevel(logging.INFO)
+    log.propagate = False       # (the test runner's handler on the root logger would receive it too)
+    try:
+        assert observability._only_stderr(logging.INFO)
+        c.get("/v1/scenarios", headers={"X-Request-ID": "direct-1"})
+    finally:
+        log.setLevel(old[0])
+        log.propagate = old[1]
+    line = [json.loads(x) for x in capsys.readouterr().err.splitlines() if '"direct-1"' in x][-1]
+    rec = logging.LogRecord("seafarers.access", logging.INFO, __file__, 0, "request", None, None)
+    for k, v in {"request_id": "direct-1", "method": "GET", "path": "/v1/scenarios", "endpoint": "/v1/scenarios",
+                 "status": 200, "duration_ms": line["duration_ms"]}.items():
+        setattr(rec, k, v)
+    expected = json.loads(JsonFormatter().format(rec))
+    assert list(line) == list(expected)
+    assert {k: v for k, v in line.items() if k != "ts"} == {k: v for k, v in expected.items() if k != "ts"}
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", line["ts"])
+
+
+def test_counts_reach_the_metrics_without_a_scrape():
+    """The background flush adds each thread's counts to the series within FLUSH_SECONDS."""
+    import time
+    from service.api import observability
+    app = new_app()
+    c = app.test_client()
+    c.get("/healthz")
+    m = app.extensions["metrics"]
+    deadline = time.monotonic() + 5 * observability.FLUSH_SECONDS
+    while time.monotonic() < deadline:
+        got = m.requests.labels("/healthz", "GET", "200", "success")._value.get()
+        if got == 1:
+            break
+        time.sleep(0.05)
+    assert got == 1

@@ -60,10 +60,16 @@ def test_two_workers_serve_probes_and_aggregate_metrics(server):
         assert status == 200 and headers["X-Request-ID"] == f"g-{i}"
     status, _, body = get(base + "/readyz")
     assert status == 200 and '"redis":"disabled"' in body
-    status, headers, text = get(base + "/metrics")
-    assert status == 200 and headers["Content-Type"].startswith("text/plain")
-    m = re.search(r'^seafarers_http_requests_total\{[^}]*endpoint="/healthz"[^}]*\} (\S+)$', text, re.M)
-    # Every request counted whichever worker answered it (the first /healthz polls may add a few).
+    # Every request counted whichever worker answered it (the first /healthz polls may add a few); the
+    # worker not answering the scrape adds its counts within a second (observability.FLUSH_SECONDS).
+    deadline = time.monotonic() + 10
+    while True:
+        status, headers, text = get(base + "/metrics")
+        assert status == 200 and headers["Content-Type"].startswith("text/plain")
+        m = re.search(r'^seafarers_http_requests_total\{[^}]*endpoint="/healthz"[^}]*\} (\S+)$', text, re.M)
+        if (m and float(m.group(1)) >= n) or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
     assert m and float(m.group(1)) >= n
     pids = {re.search(r"_(\d+)\.db$", f.name).group(1) for f in metrics_dir.glob("*_*.db")}
     assert len(pids) >= 2, "both workers write into the shared metrics directory"

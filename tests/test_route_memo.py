@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from service.engine import routes
 from service.engine.derive import route_lengths
+from service.engine.geometry import edge_nodes
 from service.engine.mapgraph import MapGraph
 from service.engine.selfplay import play_game
 
@@ -61,6 +62,45 @@ def test_the_key_tells_boards_and_buildings_apart():
     assert len(routes._MEMO) == 3                       # a key of its own, not the first position's answer
     owners, _ = routes.route_context(s2, g1)
     assert got == routes._longest_route(owners, g1, p, routes.piece_ids(g1, routes.player_route_pieces(s2, p)))
+
+
+def test_a_building_off_the_network_costs_no_search(monkeypatch):
+    """Only players whose pieces or junctions changed are searched again: an opponent's settlement away
+    from a player's network finds that player's route under the network's own buildings (BASE-LR-1,
+    BASE-LR-2 still decided by the search wherever the building touches the network)."""
+    states = _positions("base", 4, 21, 260)
+    graph = MapGraph.build(states[0].terrain_map())
+    from service.engine.scenarios import get_scenario
+    scen = get_scenario("base")
+    searched = []
+    real = routes._longest_route
+    monkeypatch.setattr(routes, "_longest_route", lambda o, g, p, e: searched.append(p) or real(o, g, p, e))
+    checked = 0
+    for s in states[::10]:
+        if not any(len(routes.player_route_pieces(s, p)) >= 2 for p in range(4)):
+            continue
+        routes.clear_memo()
+        before = route_lengths(s, graph, scen)
+        touched = {n for e in s.roads for n in edge_nodes(e)}
+        far = next((n for n in graph.nodes if n not in touched and n not in s.buildings
+                    and graph.node_land[graph.node_index[n]]
+                    and all(graph.nodes[m] not in s.buildings for m in graph.node_neighbour_ids[graph.node_index[n]])),
+                   None)
+        if far is None:
+            continue
+        s2 = s.copy()
+        s2.buildings = {**s.buildings, far: (0, "settlement")}
+        searched.clear()
+        after = route_lengths(s2, graph, scen)
+        assert searched == [] and after == before       # nobody's network touches it: no search at all
+        checked += 1
+        # the same answers as the search on its own
+        owners, _ = routes.route_context(s2, graph)
+        for p in range(4):
+            eids = routes.piece_ids(graph, routes.player_route_pieces(s2, p))
+            if len(eids) > 1:
+                assert after[p] == real(owners, graph, p, eids)
+    assert checked >= 3
 
 
 def test_the_memo_is_bounded(monkeypatch):

@@ -44,12 +44,25 @@ TARGET_REDIS_DOWN = 0.80    # Redis down keeps at least this share of the no-Red
 LUA = """
 local bodies = {}
 for line in io.lines(os.getenv("BENCH_BODIES")) do bodies[#bodies + 1] = line end
-local headers = {["Content-Type"] = "application/json"}
+local tags = {}
+local tagfile = os.getenv("BENCH_TAGS")
+if tagfile and tagfile ~= "" then
+  for line in io.lines(tagfile) do tags[#tags + 1] = line end
+end
+local plain = {["Content-Type"] = "application/json"}
 math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16))
 request = function()
-  return wrk.format("POST", "/v1/adjudicate", headers, bodies[math.random(#bodies)])
+  local i = math.random(#bodies)
+  local headers = plain
+  if #tags > 0 then
+    headers = {["Content-Type"] = "application/json", ["State-Tag"] = tags[i]}
+  end
+  return wrk.format("POST", "/v1/adjudicate", headers, bodies[i])
 end
 """
+#: The state-tag key the benchmark's servers are given (``--tagged``: the bodies carry the tags of their
+#: states, as a client posting back the states the service returned would).
+BENCH_STATE_KEY = "load-bench-state-key"
 
 
 def free_port() -> int:
@@ -143,17 +156,20 @@ class Redis:
 
 
 class Server:
-    def __init__(self, redis_url: str | None, workdir: str, log, app: str = "service.api:create_app()") -> None:
+    def __init__(self, redis_url: str | None, workdir: str, log, app: str = "service.api:create_app()",
+                 root: Path = ROOT) -> None:
         self.port = free_port()
         self.metrics_dir = tempfile.mkdtemp(dir=workdir, prefix="metrics-")
         env = {**os.environ, "BIND": f"127.0.0.1:{self.port}", "WORKERS": "2", "THREADS": os.environ.get("BENCH_THREADS", "4"),
-               "PROMETHEUS_MULTIPROC_DIR": self.metrics_dir, "LOG_LEVEL": os.environ.get("LOG_LEVEL", "info")}
+               "PROMETHEUS_MULTIPROC_DIR": self.metrics_dir, "LOG_LEVEL": os.environ.get("LOG_LEVEL", "info"),
+               "STATE_KEY": BENCH_STATE_KEY}
         env.pop("REDIS_URL", None)
+        env.pop("STATE_KEY_FILE", None)
         if redis_url:
             env["REDIS_URL"] = redis_url
         extra = ["--pythonpath", str(Path(__file__).parent)] if app == FLOOR_APP else []
-        self.proc = subprocess.Popen([str(GUNICORN), "-c", "gunicorn.conf.py", *extra, app],
-                                     cwd=ROOT, env=env, stdout=log, stderr=log)
+        self.proc = subprocess.Popen([str(root / ".venv" / "bin" / "gunicorn"), "-c", "gunicorn.conf.py", *extra, app],
+                                     cwd=root, env=env, stdout=log, stderr=log)
         wait_http(f"http://127.0.0.1:{self.port}/healthz")
 
     def cpu_seconds(self) -> float:
@@ -189,11 +205,13 @@ class Server:
 # -- load generators ----------------------------------------------------------------------------------
 
 
-def run_wrk(port: int, bodies_file: str, lua_file: str, duration: float, connections: int) -> dict:
+def run_wrk(port: int, bodies_file: str, lua_file: str, duration: float, connections: int,
+            tags_file: str = "") -> dict:
     out = subprocess.run(
         ["wrk", "-t2", f"-c{connections}", f"-d{int(duration)}s", "--timeout", "2s", "--latency", "-s", lua_file,
          f"http://127.0.0.1:{port}/v1/adjudicate"],
-        capture_output=True, text=True, timeout=duration + 30, env={**os.environ, "BENCH_BODIES": bodies_file})
+        capture_output=True, text=True, timeout=duration + 30,
+        env={**os.environ, "BENCH_BODIES": bodies_file, "BENCH_TAGS": tags_file})
     text = out.stdout
 
     def ms(label: str) -> float:
@@ -209,7 +227,8 @@ def run_wrk(port: int, bodies_file: str, lua_file: str, duration: float, connect
             "requests": total, "failed": int(bad.group(1)) if bad else 0, "socket_errors": errors.group(1) if errors else ""}
 
 
-def run_python(port: int, bodies: list[str], duration: float, connections: int, max_requests: int) -> dict:
+def run_python(port: int, bodies: list[str], duration: float, connections: int, max_requests: int,
+               tags: list[str] | None = None) -> dict:
     lat: list[float] = []
     failed = [0]
     lock = threading.Lock()
@@ -226,8 +245,12 @@ def run_python(port: int, bodies: list[str], duration: float, connections: int, 
                     break
                 budget[0] -= 1
             t = time.perf_counter()
+            i = rnd.randrange(len(bodies))
+            headers = {"Content-Type": "application/json"}
+            if tags:
+                headers["State-Tag"] = tags[i]
             try:
-                conn.request("POST", "/v1/adjudicate", rnd.choice(bodies), {"Content-Type": "application/json"})
+                conn.request("POST", "/v1/adjudicate", bodies[i], headers)
                 r = conn.getresponse()
                 r.read()
                 ok = r.status == 200
@@ -288,6 +311,12 @@ def main() -> int:
     ap.add_argument("--mix", choices=("midgame", "seafarers", "setup"), default="midgame",
                     help="positions of seeded random base games and their next action; the same over every "
                          "Seafarers scenario map (60-113 hexes); or new base games")
+    ap.add_argument("--tagged", action="store_true",
+                    help="the requests also carry each state's State-Tag (as a client posting back the states "
+                         "the service returned): the referee runs twice, untagged and tagged")
+    ap.add_argument("--compare", metavar="DIR",
+                    help="another checkout (with its own .venv) served beside this one, in the same windows")
+    ap.add_argument("--no-redis", action="store_true", help="leave out the Redis up / Redis down servers")
     args = ap.parse_args()
     if args.l1 is not None:
         os.environ["GRAPH_CACHE_SIZE"] = str(max(1, args.l1))
@@ -306,14 +335,21 @@ def main() -> int:
     Path(bodies_file).write_text("\n".join(bodies) + "\n")
     lua_file = os.path.join(work, "adjudicate.lua")
     Path(lua_file).write_text(LUA)
+    tags_file, tags = "", None
+    if args.tagged:
+        from service.api import integrity
+        integrity.set_key(BENCH_STATE_KEY.encode())
+        tags = [integrity.tag_of(json.loads(b)["state"]) for b in bodies]
+        tags_file = os.path.join(work, "tags.txt")
+        Path(tags_file).write_text("\n".join(tags) + "\n")
     print(f"generator={gen} duration={duration:g}s warmup={warmup:g}s connections={args.connections} "
           f"boards={args.boards} mix={args.mix} bytes/body={sum(map(len, bodies)) // len(bodies)} "
           f"cpus={os.cpu_count()} server=gunicorn 2 workers x {os.environ.get('BENCH_THREADS', '4')} threads", flush=True)
 
-    def load(port: int, secs: float) -> dict:
+    def load(port: int, secs: float, tagged: bool = False) -> dict:
         if gen == "wrk":
-            return run_wrk(port, bodies_file, lua_file, secs, args.connections)
-        return run_python(port, bodies, secs, args.connections, args.max_requests)
+            return run_wrk(port, bodies_file, lua_file, secs, args.connections, tags_file if tagged else "")
+        return run_python(port, bodies, secs, args.connections, args.max_requests, tags if tagged else None)
 
     # Every configuration runs at the same time (idle servers cost nothing) and the load goes to each in
     # turn, one window at a time, for --rounds passes: a burst of other load on the machine then touches
@@ -325,19 +361,28 @@ def main() -> int:
         try:
             servers["floor"] = Server(None, work, log, FLOOR_APP)
             servers["no Redis"] = Server(None, work, log)
-            if up:
+            tagged = {"tagged"} if args.tagged else set()
+            if args.tagged:
+                servers["tagged"] = servers["no Redis"]
+            if args.compare:
+                other = Path(args.compare).resolve()
+                servers["compare"] = Server(None, work, log, root=other)
+                if args.tagged:
+                    servers["compare tagged"] = servers["compare"]
+                    tagged.add("compare tagged")
+            if up and not args.no_redis:
                 up.start()     # empty: "Redis up" starts cold
                 servers["Redis up"] = Server(f"redis://127.0.0.1:{up.port}/0", work, log)
                 # configured, but nothing answers on its port (connections refused; the breaker opens)
                 servers["Redis down"] = Server(f"redis://127.0.0.1:{free_port()}/0", work, log)
-            for srv in servers.values():
-                load(srv.port, max(warmup, 1.0))
+            for name, srv in servers.items():
+                load(srv.port, max(warmup, 1.0), name in tagged)
             before = {name: cache_figures("" if name == "floor" else srv.metrics(), raw=True)
                       for name, srv in servers.items()}
             for rnd in range(1, max(1, min(args.rounds, 10)) + 1):
                 for name, srv in servers.items():
                     cpu0 = srv.cpu_seconds()
-                    res = load(srv.port, duration)
+                    res = load(srv.port, duration, name in tagged)
                     res["cpu_ms"] = (srv.cpu_seconds() - cpu0) * 1000 / max(1, res["requests"])
                     runs.setdefault(name, []).append(res)
                     print(f"  round {rnd} {name}: {res['rps']:.0f} req/s, p99 {res['p99']:.1f} ms, "
@@ -348,7 +393,7 @@ def main() -> int:
                 for r in runs[name]:
                     r.update(rates(delta))
         finally:
-            for srv in servers.values():
+            for srv in set(servers.values()):
                 srv.stop()
             if up:
                 up.stop()
@@ -357,15 +402,16 @@ def main() -> int:
 
     base, floor = results["no Redis"], results["floor"]
     print()
-    print(f"{'':12}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'vs none':>9}{'p99 vs':>8}{'failed':>8}"
+    print(f"{'':15}{'req/s':>9}{'of floor':>9}{'p50 ms':>9}{'p99 ms':>9}{'vs none':>9}{'p99 vs':>8}{'failed':>8}"
           f"{'L1':>7}{'L2':>7}{'computed':>9}{'redis err':>10}{'CPU ms':>8}{'x floor':>8}{'cap/2cpu':>9}")
     for name, r in results.items():
         cache = (f"{r['l1_rate']:7.1%}{r['l2_rate']:7.1%}{r['computed_rate']:9.1%}{r['redis_errors']:10.0f}"
                  if name != "floor" else f"{'-':>7}{'-':>7}{'-':>9}{'-':>10}")
-        print(f"{name:12}{r['rps']:9.0f}{r['p50']:9.2f}{r['p99']:9.2f}{r['rps'] / base['rps']:9.2f}"
+        print(f"{name:15}{r['rps']:9.0f}{r['rps'] / floor['rps']:9.0%}{r['p50']:9.2f}{r['p99']:9.2f}{r['rps'] / base['rps']:9.2f}"
               f"{r['p99'] / base['p99']:8.2f}{int(r['failed']):8d}{cache}"
               f"{r['cpu_ms']:8.3f}{r['cpu_ms'] / floor['cpu_ms']:8.2f}{2000 / r['cpu_ms']:9.0f}")
     print("floor = a bare WSGI app under the same gunicorn settings and load (bench/load/floor_app.py).\n"
+          "of floor = req/s as a share of the floor's req/s in the same windows;\n"
           "CPU ms = server CPU time per request (master + workers); x floor = CPU ms / the floor's CPU ms;\n"
           "cap/2cpu = 2000 / CPU ms, the rate two fully available cores could sustain: unlike req/s it does\n"
           "not depend on other load on the machine.")

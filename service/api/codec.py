@@ -237,6 +237,22 @@ def board_text(s: State) -> str:
     return text
 
 
+# The board's canonical bytes for state tags (``integrity``: sorted keys), kept like its text.
+_BOARD_SORTED: dict[tuple, bytes] = {}
+
+
+def board_canonical(s: State) -> bytes:
+    """``integrity.canonical_board(dump_board(s))``, kept between calls."""
+    key = (tuple(s.hexes.items()), tuple(s.harbors.items()))
+    got = _BOARD_SORTED.get(key)
+    if got is None:
+        got = orjson.dumps(dump_board(s), option=orjson.OPT_SORT_KEYS)
+        if len(_BOARD_SORTED) >= BOARD_TEXTS:
+            _BOARD_SORTED.clear()
+        _BOARD_SORTED[key] = got
+    return got
+
+
 def violation_json(v: Any, path: str | None = None) -> dict[str, str]:
     """A violation as answers carry it: ``rule``, ``message``, ``path`` (``path`` given to rebase it), the
     rule's ``title`` from the catalogue and, where a ruling decided it, ``ruling``."""

@@ -5,6 +5,7 @@ Each step is its own function so benchmarks can time them apart.
 from __future__ import annotations
 
 import json
+import weakref
 from typing import Any, Optional
 
 import orjson
@@ -15,13 +16,17 @@ from ..cache import GraphCache
 from ..engine.consistency import check_state, declared_problems
 from ..engine.core import Action
 from ..engine.mapgraph import MapGraph
+from ..engine import memo
 from ..engine.memo import bounded_put
 from ..engine.referee import UnsupportedAction, Verdict, adjudicate
 from ..engine.scenarios import EXPANSIONS, GameRefused, get_scenario, scenario_of, start_game, with_expansions
 from ..engine.state import State
-from .codec import ENCODE, Inconsistent, board_text, build_state, dump_board, dump_state, violation_json
+from ..engine.warnings import position_warnings
+from .codec import (ENCODE, Inconsistent, board_canonical, board_text, build_state, dump_board, dump_state,
+                    violation_json)
 from .errors import Problem
 from .fastload import Fallback, compile_schema, load_or_schema
+from .integrity import recognised, tag_of
 from .schemas import StateSchema, load_action, pointerize
 
 _STATE_SCHEMA = StateSchema()
@@ -94,14 +99,37 @@ def split_player_extras(raw: dict[str, Any]) -> tuple[dict[str, Any], list[dict[
     return {**raw, "players": core}, extras
 
 
-def parse_state(raw: Any, cache: GraphCache, prefix: str = "/state") -> tuple[State, MapGraph]:
+def parse_state(raw: Any, cache: GraphCache, prefix: str = "/state", tag: Optional[str] = None
+                ) -> tuple[State, MapGraph]:
     """JSON -> a consistent engine state and its map graph, or a 422 naming the field."""
-    state, graph, _where = parse_state_where(raw, cache, prefix)
+    state, graph, _where = parse_state_where(raw, cache, prefix, tag)
     return state, graph
 
 
-def parse_state_where(raw: Any, cache: GraphCache, prefix: str = "/state") -> tuple[State, MapGraph, Any]:
-    """:func:`parse_state`, and where each piece was in the request (``where(kind, coord)`` -> pointer)."""
+def parse_state_where(raw: Any, cache: GraphCache, prefix: str = "/state", tag: Optional[str] = None
+                      ) -> tuple[State, MapGraph, Any]:
+    """:func:`parse_state`, and where each piece was in the request (``where(kind, coord)`` -> pointer).
+
+    ``tag``: the request's ``State-Tag`` (:mod:`.integrity`). When it is this deployment's tag of ``raw``,
+    the state is one this service returned: it is loaded without the consistency checks (it passed them
+    when it was made), and kept (:data:`_RECOGNISED`) so that the same state posted again to this process
+    is not even loaded. Any other tag is ignored and the state checked in full."""
+    if tag is not None and recognised(raw, tag):
+        kept = _RECOGNISED.get(tag)
+        if kept is not None:
+            state, where, graph_ref = kept
+            graph = graph_ref()
+            if graph is None:           # dropped by the graph cache since: looked up again
+                graph = cache.get(state.terrain_map())
+            return state, graph, where
+        return _load(raw, cache, prefix, tag)
+    return _load(raw, cache, prefix, None)
+
+
+def _load(raw: Any, cache: GraphCache, prefix: str, recognised_tag: Optional[str]
+          ) -> tuple[State, MapGraph, Any]:
+    """Load and (unless ``recognised_tag``) check a posted state."""
+    checked = recognised_tag is None
     if not isinstance(raw, dict):
         raise invalid([{"pointer": prefix, "detail": "must be a game state object"}])
     if len(raw) > 100:      # far more keys than a state has: name the unknown ones without loading the rest
@@ -129,7 +157,7 @@ def parse_state_where(raw: Any, cache: GraphCache, prefix: str = "/state") -> tu
             raise invalid([{"pointer": f"{prefix}/options/" + k.replace("~", "~0").replace("/", "~1"), "detail": why}
                            for k, why in refused], "the state")
     game = with_expansions(scen, options)     # the game's stack, found once for the checks below
-    problems = declared_problems(game, loaded["scenario_state"], extras, prefix)
+    problems = declared_problems(game, loaded["scenario_state"], extras, prefix) if checked else None
     if problems:
         raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")
     if extras:
@@ -143,13 +171,44 @@ def parse_state_where(raw: Any, cache: GraphCache, prefix: str = "/state") -> tu
         state, where = build_state(loaded, prefix)
     except Inconsistent as e:
         raise invalid([{"pointer": p, "detail": r} for p, r in e.problems], "the state") from None
-    graph = cache.get(state.terrain_map())
-    problems = check_state(state, graph, scenario_of(state), where)
-    if problems:
-        raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")
+    graph = (cache.get(state.terrain_map()) if board_key is None
+             else cache.get_by_text(board_key, state.terrain_map))
+    if checked:
+        problems = check_state(state, graph, scenario_of(state), where)
+        if problems:
+            raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")
+    else:   # (the engine never changes a state it is given, so one object serves every request)
+        where.recognised = True
+        bounded_put(_RECOGNISED, recognised_tag, (state, where, weakref.ref(graph)), RECOGNISED_KEPT,
+                    nbytes=_state_bytes(state), max_bytes=memo.MEMO_BYTES)
     if board is None and board_key is not None:
         bounded_put(_BOARDS, board_key, loaded["board"], BOARDS_KEPT)
     return state, graph, where
+
+
+def warnings_of(state: State, graph: MapGraph, where: Any) -> list[dict[str, str]]:
+    """``position_warnings`` of a posted state; a recognised state's are kept with it (they depend on
+    nothing else)."""
+    kept = getattr(where, "warnings", None)
+    if kept is not None:
+        return list(kept)
+    out = position_warnings(state, graph, scenario_of(state), where)
+    if getattr(where, "recognised", False):
+        where.warnings = tuple(out)
+    return out
+
+
+# States recognised by their tag (``integrity``), loaded, by tag: a client posts the same state for its
+# legal actions, its derived values and its next move. Bounded in entries and in bytes (``MEMO_MB``).
+_RECOGNISED: dict[str, tuple[State, Any, "weakref.ref[MapGraph]"]] = {}
+RECOGNISED_KEPT = 1024
+
+
+def _state_bytes(state: State) -> int:
+    """A generous estimate of what a loaded state holds beside its board (shared with the board memo):
+    its pieces, hands and module data, and the pointers to its pieces."""
+    pieces = len(state.buildings) + len(state.roads) + len(state.ships)
+    return 6000 + 2000 * state.num_players + 600 * pieces + 300 * len(state.hexes)
 
 
 # Loaded boards, kept between requests: a client posts the same board with every move of a game, and the
@@ -227,13 +286,25 @@ def verdict_text(v: Verdict, extra: Optional[dict[str, Any]] = None) -> str:
 
     The state's board is spliced in as text kept between calls (:func:`codec.board_text`) where a marker
     stands for it; should a string of the request spell the marker too, the board is encoded in place."""
+    return verdict_text_tagged(v, extra, False)[0]
+
+
+def verdict_text_tagged(v: Verdict, extra: Optional[dict[str, Any]] = None, tagged: bool = True
+                        ) -> tuple[str, Optional[str]]:
+    """:func:`verdict_text` and the ``State-Tag`` of the verdict's state (None without a state)."""
     out = verdict_json(v, _BOARD_MARK)
+    tag = None
+    if tagged and v.state is not None:
+        try:
+            tag = tag_of(out["state"], board_canonical(v.state))
+        except TypeError:   # a value only the standard library writes (see ``ENCODE``): left untagged
+            tag = None
     if extra:
         out.update(extra)
     text = ENCODE(out)
     if v.state is None:
-        return text
+        return text, tag
     if text.count(_MARK_TEXT) == 1:
-        return text.replace(_MARK_TEXT, board_text(v.state), 1)
+        return text.replace(_MARK_TEXT, board_text(v.state), 1), tag
     out["state"]["board"] = dump_board(v.state)
-    return ENCODE(out)
+    return ENCODE(out), tag

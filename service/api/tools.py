@@ -21,6 +21,7 @@ from .replay import DIGESTS, ON_ILLEGAL, replay, replay_json
 from .fields import StrictBool, StrictNumber
 from .schemas import NewGameSchema, StrictInt, pointerize
 from .service import invalid, parse_action, parse_state, started
+from .views import posted_tag
 
 tools = Blueprint("tools", __name__)
 
@@ -60,7 +61,7 @@ def start_state(req: dict):
     if (req["state"] is None) == (req["new_game"] is None):
         raise invalid([{"pointer": "/state", "detail": "give exactly one of state or new_game"}])
     if req["state"] is not None:
-        return parse_state(req["state"], cache)
+        return parse_state(req["state"], cache, tag=posted_tag())
     state = started(req["new_game"], "/new_game")
     return state, cache.get(state.terrain_map())
 
@@ -88,7 +89,7 @@ class LegalRequest(Schema):
 @tools.post("/v1/legal-actions")
 def legal_actions_view():
     req = load(LegalRequest(), read_json(request, current_app.config["MAX_BODY_BYTES"]))
-    state, graph = parse_state(req["state"], current_app.extensions["graph_cache"])
+    state, graph = parse_state(req["state"], current_app.extensions["graph_cache"], tag=posted_tag())
     if req["player"] is not None and req["player"] >= state.num_players:
         raise invalid([{"pointer": "/player",
                         "detail": f"player {req['player']} does not exist in a {state.num_players}-player game"}])
@@ -188,7 +189,7 @@ def render_view():
     fmt = request.args.get("format", req["format"])
     if fmt not in ("svg", "png"):
         raise invalid([{"pointer": "/format", "detail": "must be svg or png"}])
-    state, graph = parse_state(req["state"], current_app.extensions["graph_cache"])
+    state, graph = parse_state(req["state"], current_app.extensions["graph_cache"], tag=posted_tag())
     scen = scenario_of(state)
     options: dict[str, Any] = {"size": req["size"], "show_coords": req["coords"], "show_frame": req["frame"],
                                "tokens": scen.board_tokens(state), "layers": scen.board_layers(state, graph)}

@@ -14,9 +14,10 @@ from .app import ROOT
 from .body import read_json
 from .codec import ENCODE, dump_state, violation_json
 from .errors import Problem
-from ..engine.warnings import position_warnings
 from .schemas import NewGameSchema, pointerize
-from .service import invalid, judge, parse_action, parse_state, parse_state_where, started, verdict_text
+from .integrity import HEADER as TAG_HEADER, tag_of
+from .service import (invalid, judge, parse_action, parse_state, parse_state_where, started, verdict_text_tagged,
+                      warnings_of)
 
 blp = Blueprint("v1", __name__)
 
@@ -25,8 +26,16 @@ def ok(body: Any, status: int = 200) -> Response:
     return ok_text(ENCODE(body), status)
 
 
-def ok_text(text: str, status: int = 200) -> Response:
-    return Response(text, status=status, mimetype="application/json")
+def ok_text(text: str, status: int = 200, tag: Optional[str] = None) -> Response:
+    r = Response(text, status=status, mimetype="application/json")
+    if tag is not None:
+        r.headers[TAG_HEADER] = tag
+    return r
+
+
+def posted_tag() -> Optional[str]:
+    """The request's ``State-Tag`` (``integrity``): the tag of the posted state, as an answer gave it."""
+    return request.headers.get(TAG_HEADER)
 
 
 def body() -> Any:
@@ -68,15 +77,16 @@ def adjudicate_view():
     if "state" not in data:
         raise invalid([{"pointer": "/state", "detail": "missing: the game state"}])
     cache = current_app.extensions["graph_cache"]
-    state, graph, where = parse_state_where(data["state"], cache)
+    state, graph, where = parse_state_where(data["state"], cache, tag=posted_tag())
     action = None if data.get("action") is None else parse_action(data["action"], state)
     verdict = judge(state, action, graph)
-    verdict.warnings = position_warnings(state, graph, scenario_of(state), where)
+    verdict.warnings = warnings_of(state, graph, where)
     extra = None
     if explaining:   # the reasoning of every derived value
         from ..engine.explain import explain
         extra = {"explanations": explain(verdict.state if verdict.legal else state, graph, scenario_of(state))}
-    return ok_text(verdict_text(verdict, extra))
+    text, tag = verdict_text_tagged(verdict, extra)
+    return ok_text(text, tag=tag)
 
 
 @blp.post("/v1/derive")
@@ -90,7 +100,7 @@ def derive_view():
         raise invalid([{"pointer": f"/{k}", "detail": "unknown field"} for k in extra])
     if "state" not in data:
         raise invalid([{"pointer": "/state", "detail": "missing: the game state"}])
-    state, graph = parse_state(data["state"], current_app.extensions["graph_cache"])
+    state, graph = parse_state(data["state"], current_app.extensions["graph_cache"], tag=posted_tag())
     out = {"derived": judge(state, None, graph).derived}
     if explaining:   # the reasoning of every derived value, as for /v1/adjudicate
         from ..engine.explain import explain
@@ -158,7 +168,7 @@ def scenario_check(sid: str):
     extra = sorted(set(data) - {"state"})
     if extra:
         raise invalid([{"pointer": f"/{k}", "detail": "unknown field"} for k in extra])
-    state, _graph = parse_state(data["state"], current_app.extensions["graph_cache"])
+    state, _graph = parse_state(data["state"], current_app.extensions["graph_cache"], tag=posted_tag())
     problems = check_components(SCENARIOS[sid], state.num_players, state)
     return ok({"scenario": sid, "players": state.num_players, "matches": not problems,
                "problems": [violation_json(v) for v in problems]})
@@ -171,4 +181,5 @@ def new_game():
     except ValidationError as e:
         raise invalid(pointerize(e.messages, "")) from None
     state = started(req, "")
-    return ok({"state": dump_state(state)}, 201)
+    dumped = dump_state(state)
+    return ok_text(ENCODE({"state": dumped}), 201, tag_of(dumped))

@@ -51,7 +51,7 @@ class MapGraph:
     __slots__ = (
         "terrain", "nodes", "node_index", "edges", "edge_index", "edge_kind", "edge_node_ids",
         "node_edge_ids", "node_neighbour_ids", "node_hexes", "node_land", "node_water",
-        "hex_node_ids", "hex_edge_ids", "memo_token", "derived",
+        "hex_node_ids", "hex_edge_ids", "memo_token", "derived", "__weakref__",
     )
 
     def __init__(self) -> None:

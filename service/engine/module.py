@@ -134,6 +134,21 @@ class Hooks(Protocol):
         """Hexes that produce nothing on a roll besides the robber's (a piece of the module standing on
         them): a collection of hexes, read once per production roll."""
 
+    def roll_picks(self, state: "State", graph: "MapGraph", total: int) -> dict[int, int]:
+        """Resources of choice a production roll of ``total`` gives beyond the buildings on gold fields,
+        ``{player: picks}`` (default none; TDE5's gold prospectors). Read by the Cities & Knights
+        production, chosen with the gold picks."""
+
+    def knight_defends(self, state: "State", knight: dict) -> bool:
+        """Whether a Cities & Knights knight (``{"node", "player", "level", "active", ...}``) counts for the
+        defence against the barbarians when active (CK-BARB-3; default yes; TDE5: not on the small
+        islands)."""
+
+    def harbor_access(self, state: "State", graph: "MapGraph", player: int) -> list[str]:
+        """Harbour kinds (``"3:1"`` or a resource) ``player`` trades at besides those at own buildings
+        (default none; TDE5: a knight on a small island's harbour). Read by the Cities & Knights bank
+        rates."""
+
     def army_award(self, state: "State", holder: Optional[int]) -> Optional[int]:
         """Who holds the Largest Army card after an action, given its holder before (BASE-LA-1..3); a
         game without the card answers None."""

@@ -67,12 +67,18 @@ def piece_ids(graph: MapGraph, pieces: Iterable[tuple[tuple, str]]) -> list[int]
 
 
 _MEMO: dict[tuple, tuple[int, tuple]] = {}
+#: Per network (board, player, pieces): the buildings it was last searched among and the answer (both
+#: shared with the route memo's entry and the position's other networks; emptied when it holds
+#: :data:`NETWORKS_KEPT`, so at most ~1 MB beside the memo: ~1 KB of buildings per position).
+_NETWORKS: dict[tuple, tuple[dict[int, int], tuple[int, tuple]]] = {}
+NETWORKS_KEPT = 1024
 
 
 def clear_memo(graph: Optional[MapGraph] = None) -> None:
     """Forget every memoised route and interned building key (benchmarks' cold figures; ``graph`` is
     accepted for the callers' convenience, the memo is one for all boards)."""
     _MEMO.clear()
+    _NETWORKS.clear()
     _BUILDING_KEYS.clear()
 
 
@@ -120,13 +126,38 @@ def route_of(graph: MapGraph, player: int, eids: list[int], owners: dict[int, in
             return 0, []
         x = eids[0]
         return 1, [graph.edges[~x if x < 0 else x]]
-    key = (graph.memo_token, player, tuple(eids), bkey)
+    pieces = tuple(eids)
+    key = (graph.memo_token, player, pieces, bkey)
     hit = _MEMO.get(key)
     if hit is not None:
         return hit[0], list(hit[1])
-    n, path = _longest_route(owners, graph, player, eids)
-    bounded_put(_MEMO, key, (n, tuple(path)), MEMO_SIZE, nbytes=300 + 40 * len(eids) + 8 * len(path))
-    return n, path
+    # Not with these buildings. The result depends only on the buildings on this network's own junctions:
+    # when the network was last searched among buildings that agree with these there (an opponent built
+    # elsewhere on the board), that answer stands; only a player whose pieces or junctions changed is
+    # searched again.
+    net = (graph.memo_token, player, pieces)
+    last = _NETWORKS.get(net)
+    if last is not None and _same_junctions(graph.edge_node_ids, pieces, last[0], owners):
+        hit = last[1]
+    else:
+        n, path = _longest_route(owners, graph, player, eids)
+        hit = (n, tuple(path))
+    if len(_NETWORKS) >= NETWORKS_KEPT:
+        _NETWORKS.clear()
+    _NETWORKS[net] = (owners, hit)
+    bounded_put(_MEMO, key, hit, MEMO_SIZE, nbytes=300 + 40 * len(eids) + 8 * len(hit[1]))
+    return hit[0], list(hit[1])
+
+
+def _same_junctions(edge_node_ids: list[tuple[int, int]], pieces: tuple[int, ...], a: dict[int, int],
+                    b: dict[int, int]) -> bool:
+    """Whether the buildings ``a`` and ``b`` (node id -> owner) agree on every junction the pieces touch."""
+    ga, gb = a.get, b.get
+    for x in pieces:
+        u, v = edge_node_ids[~x if x < 0 else x]
+        if ga(u) != gb(u) or ga(v) != gb(v):
+            return False
+    return True
 
 
 def _longest_route(owners: dict[int, int], graph: MapGraph, player: int,

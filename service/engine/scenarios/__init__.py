@@ -141,6 +141,10 @@ def start_game(scenario_id: str, players: int, seed: int, options: Optional[Mapp
     if players not in scen.players:
         raise GameRefused([("players", f"scenario {scen.id!r} is for {list(scen.players)} players")])
     options = dict(options or {})
+    for name, value in scen.required_options.items():     # a scenario played only with an expansion (TDE5)
+        if options.get(name) != value:
+            raise GameRefused([("options/" + name, scen.required_refusal or f"scenario {scen.id!r} is played "
+                                f"with {name} = {value!r}")])
     problems = scen.option_problems(options, players)
     if problems:
         raise GameRefused([("options/" + k.replace("~", "~0").replace("/", "~1"), why) for k, why in problems])

@@ -164,6 +164,11 @@ class Scenario:
     route_minimum = 5          # BASE-LR-3
     setup_rounds = 2           # BASE-SETUP-2/3
     has_map = True             # ships a map of its own, so POST /v1/games can start it
+    #: Options every game of this scenario carries (TDE5: ``cities_and_knights``, R-079); random play
+    #: (``selfplay``) starts its games with them.
+    required_options: Mapping[str, Any] = {}
+    #: Why a game without them is refused (the rule), for ``start_game``.
+    required_refusal = ""
     #: Component tables per player count (``components.py`` documents the format); checked explicitly
     #: on game generation and on request, never before a verdict (R-001).
     component_tables: dict[int, dict] = {}
@@ -310,6 +315,18 @@ class Scenario:
     def idle_hexes(self, state: State) -> Any:
         """Hexes that produce nothing on a roll besides the robber's: none in the base game."""
         return ()
+
+    def roll_picks(self, state: State, graph: Any, total: int) -> dict[int, int]:
+        """Resources of choice a roll gives beyond gold fields: none in the base game."""
+        return {}
+
+    def knight_defends(self, state: State, knight: dict) -> bool:
+        """Every active knight defends (CK-BARB-3)."""
+        return True
+
+    def harbor_access(self, state: State, graph: Any, player: int) -> list[str]:
+        """Harbours used without an own building there: none."""
+        return []
 
     def army_award(self, state: State, holder: Optional[int]) -> Optional[int]:
         """The Largest Army card's holder after an action (BASE-LA-1..3)."""

@@ -14,6 +14,9 @@ from .seafaring import SeafaringCitiesAndKnights
 def adjust(scen: Any) -> Optional[type]:
     """A scenario's own rules with Cities & Knights: GOLD's costs and start (GOLD-002, -006, -012..015,
     -017); the pirate with Seafarers (CK-SEA-8)."""
+    own = getattr(scen, "cities_and_knights_rules", None)    # a scenario naming its own (TDE5)
+    if own is not None:
+        return own
     if scen.id == "GOLD":
         from .gold import GoldCitiesAndKnights
         return GoldCitiesAndKnights

@@ -643,16 +643,23 @@ class ImproveCity:
 
 # -- trade ---------------------------------------------------------------------------------------------
 
-def bank_rates(s: State, g: MapGraph, p: int) -> dict[str, tuple[int, str]]:
+def bank_rates(s: State, g: MapGraph, p: int, scen: Any = None) -> dict[str, tuple[int, str]]:
     """The best rate per card given to the bank and the rule it rests on (CK-COM-5, CK-IMP-3,
-    CK-PROG-T3, CK-PROG-T4)."""
+    CK-PROG-T3, CK-PROG-T4); ``scen``'s ``harbor_access`` adds harbours used without a building there."""
     harb = harbor_rates(s, g, p)
+    further = scen.harbor_access(s, g, p) if scen is not None else ()
+    for kind in further:
+        if kind == "3:1":
+            harb = {r: min(v, 3) for r, v in harb.items()}
+        elif kind in harb:
+            harb[kind] = 2
     rates: dict[str, tuple[int, str]] = {}
     for r in RESOURCES:
         rate = harb[r]
         rates[r] = (rate, {4: "BASE-TRADE-6", 3: "BASE-TRADE-7", 2: "BASE-TRADE-8"}[rate])
-    has31 = any(kind == "3:1" and any(s.building_owner(g.nodes[n]) == p for n in g.edge_node_ids[g.edge_index[e]])
-                for e, kind in s.harbors.items() if e in g.edge_index)
+    has31 = "3:1" in further or any(
+        kind == "3:1" and any(s.building_owner(g.nodes[n]) == p for n in g.edge_node_ids[g.edge_index[e]])
+        for e, kind in s.harbors.items() if e in g.edge_index)
     for c in COMMODITIES:
         rates[c] = (3, "CK-COM-5") if has31 else (4, "CK-COM-5")
         if store.level(s, p, "trade") >= 3:
@@ -679,7 +686,7 @@ class MaritimeTrade:
         (wr, wn), = ((r, n) for r, n in a.get("get").items() if n)
         if gr == wr:
             return [Violation("BASE-TRADE-6", f"a maritime trade gives one kind for another; both are {gr}", "/action/get")]
-        rate, rule = bank_rates(s, ctx.graph, a.player)[gr]
+        rate, rule = bank_rates(s, ctx.graph, a.player, ctx.scenario)[gr]
         if gn != rate * wn:
             return [Violation(rule, f"player {a.player} trades {gr} with the bank at {rate}:1, so {wn} {wr} costs "
                               f"{rate * wn} {gr}, not {gn}", "/action/give")]
@@ -703,7 +710,7 @@ def maritime_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Ite
     if state.phase != "main" or p != state.current_player:
         return
     held = store.cards_of(state, p)
-    rates = bank_rates(state, graph, p)
+    rates = bank_rates(state, graph, p, scen)
     for gr in CARDS:
         rate = rates[gr][0]
         if held.get(gr, 0) < rate:

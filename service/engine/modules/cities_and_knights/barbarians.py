@@ -23,7 +23,9 @@ def barbarian_strength(s: State) -> int:
 def fighters(s: State, chosen: Any = None) -> list[dict]:
     """The knights that fight: every active knight (CK-BARB-3); with CK-VAR-MEANIES only the active knights
     each player sends (``chosen``: per player the intersections; a player left out sends all)."""
-    active = [k for k in ck(s)["knights"] if k["active"]]
+    from ...scenarios import scenario_of
+    defends = scenario_of(s).knight_defends            # a module may leave some knights out (TDE5-018)
+    active = [k for k in ck(s)["knights"] if k["active"] and defends(s, k)]
     if not s.options.get("CK-VAR-MEANIES") or not chosen:
         return active
     out = []

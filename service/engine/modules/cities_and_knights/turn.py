@@ -156,8 +156,9 @@ def produce(ctx: Ctx, s: State, total: int) -> None:
     side = store.sideways(s)
     owed: dict[str, dict[int, int]] = {}
     gold: dict[int, int] = {}
+    idle = ctx.scenario.idle_hexes(s)                        # a module's hexes that produce nothing
     for h, tile in s.hexes.items():
-        if tile.number != total or h == s.robber:            # BASE-PROD-1, CK-COM-2
+        if tile.number != total or h == s.robber or h in idle:   # BASE-PROD-1, CK-COM-2
             continue
         res = RESOURCE_OF.get(tile.terrain)
         com = COMMODITY_OF.get(tile.terrain)
@@ -202,6 +203,9 @@ def produce(ctx: Ctx, s: State, total: int) -> None:
     for p in sorted(got):
         ctx.emit("production", player=p, resources=got[p])
     ctx.scenario.after_production(ctx, s, total)
+    for p, k in ctx.scenario.roll_picks(s, g, total).items():    # a module's further picks (TDE5's prospectors)
+        if k:
+            gold[p] = gold.get(p, 0) + k
     # CK-IMP-5: an Aqueduct owner given nothing by this roll (not a 7) takes 1 resource of choice; a
     # commodity or a gold pick is something; the robber's block is nothing.
     for p in range(s.num_players):
