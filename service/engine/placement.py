@@ -20,25 +20,39 @@ def piece_at_edge(state: State, e: Edge) -> Optional[tuple[int, str]]:
     return None
 
 
-def settlement_site(ctx: Ctx, node: Node, path: str) -> list[Violation]:
-    """An empty land intersection with no building one edge away (BASE-BUILD-2)."""
-    g, s = ctx.graph, ctx.state
-    nid = g.node_index.get(node)
+def settlement_site_fault(g, buildings: dict, nid: Optional[int]) -> Optional[tuple[str, Optional[Node]]]:
+    """Why node id ``nid`` (None: off the board) cannot take a settlement: ``("land", None)`` it touches no
+    land hex, ``("taken", node)`` it holds a building, ``("distance", other)`` the distance rule, a
+    building on ``other`` one edge away (BASE-BUILD-2); None when it can."""
     if nid is None or not g.node_land[nid]:
+        return "land", None
+    nodes = g.nodes
+    node = nodes[nid]
+    if node in buildings:
+        return "taken", node
+    for m in g.node_neighbour_ids[nid]:
+        other = nodes[m]
+        if other in buildings:
+            return "distance", other
+    return None
+
+
+def settlement_site(ctx: Ctx, node: Node, path: str) -> list[Violation]:
+    """An empty land intersection with no building one edge away (:func:`settlement_site_fault`)."""
+    g, s = ctx.graph, ctx.state
+    fault = settlement_site_fault(g, s.buildings, g.node_index.get(node))
+    if fault is None:
+        return []
+    why, other = fault
+    if why == "land":
         return [Violation("BASE-BUILD-2", f"a settlement goes on an intersection of a land hex; "
                           f"{node_str(node)} touches no land hex of this board", path)]
-    if node in s.buildings:
-        owner, kind = s.buildings[node]
+    owner, kind = s.buildings[other]
+    if why == "taken":
         return [Violation("BASE-BUILD-2", f"a settlement needs an empty intersection; {node_str(node)} "
                           f"already holds player {owner}'s {kind}", path)]
-    for m in g.node_neighbour_ids[nid]:
-        other = g.nodes[m]
-        if other in s.buildings:
-            owner, kind = s.buildings[other]
-            return [Violation("BASE-BUILD-2", f"distance rule: no building may stand one edge away; "
-                              f"player {owner}'s {kind} is on {node_str(other)}, next to {node_str(node)}",
-                              path)]
-    return []
+    return [Violation("BASE-BUILD-2", f"distance rule: no building may stand one edge away; "
+                      f"player {owner}'s {kind} is on {node_str(other)}, next to {node_str(node)}", path)]
 
 
 def settlement_connected(ctx: Ctx, node: Node, player: int, path: str) -> list[Violation]:
