@@ -5,7 +5,7 @@ an empty list means the placement is legal.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from .core import Ctx, Violation
 from .geometry import Edge, Node, edge_str, node_str
@@ -69,14 +69,23 @@ def settlement_connected(ctx: Ctx, node: Node, player: int, path: str) -> list[V
                       f"none of player {player}'s {what}s touches {node_str(node)}", path)]
 
 
+def _edge_of_kind(g: Any, edge: Edge, fits: Any, rule: str, need: str, path: str) -> tuple[Any, list[Violation]]:
+    """The index of ``edge`` on the board and no violation when a piece may lie there (``fits(edge index)``:
+    land for a road, sea for a ship); else the violation of ``rule`` saying what the edge is."""
+    eid = g.edge_index.get(edge)
+    if eid is not None and fits(eid):
+        return eid, []
+    kind = "not a side shared by two hexes of this board" if eid is None else f"a {g.edge_kind[eid]} edge"
+    return eid, [Violation(rule, f"{need}; {edge_str(edge)} is {kind}", path)]
+
+
 def road_site(ctx: Ctx, edge: Edge, path: str) -> list[Violation]:
     """A road lies on an empty land or coast edge (BASE-BUILD-1, SEA-010)."""
     g, s = ctx.graph, ctx.state
-    eid = g.edge_index.get(edge)
-    if eid is None or not g.road_edge(eid):
-        kind = "not a side shared by two hexes of this board" if eid is None else f"a {g.edge_kind[eid]} edge"
-        return [Violation("BASE-BUILD-1", f"a road needs an edge with land on at least one side; "
-                          f"{edge_str(edge)} is {kind}", path)]
+    eid, wrong = _edge_of_kind(g, edge, g.road_edge, "BASE-BUILD-1", "a road needs an edge with land on at least "
+                               "one side", path)
+    if wrong:
+        return wrong
     occ = piece_at_edge(s, edge)
     if occ is not None:
         rule = "SEA-010" if occ[1] == "ship" else "BASE-BUILD-1"
@@ -138,11 +147,10 @@ def road_connected(ctx: Ctx, edge: Edge, player: int, path: str) -> list[Violati
 def ship_site(ctx: Ctx, edge: Edge, path: str, ignore: Optional[Edge] = None) -> list[Violation]:
     """A ship lies on an empty sea or coast edge (SEA-007, SEA-010), not beside the pirate (SEA-032)."""
     g, s = ctx.graph, ctx.state
-    eid = g.edge_index.get(edge)
-    if eid is None or not g.ship_edge(eid):
-        kind = "not a side shared by two hexes of this board" if eid is None else f"a {g.edge_kind[eid]} edge"
-        return [Violation("SEA-007", f"a ship needs an edge with sea on at least one side; "
-                          f"{edge_str(edge)} is {kind}", path)]
+    eid, wrong = _edge_of_kind(g, edge, g.ship_edge, "SEA-007", "a ship needs an edge with sea on at least one side",
+                               path)
+    if wrong:
+        return wrong
     occ = piece_at_edge(s, edge)
     if occ is not None and edge != ignore:
         return [Violation("SEA-010", f"an edge holds at most one road or ship; {edge_str(edge)} already "

@@ -201,18 +201,24 @@ def _el_move_violations(ctx: Ctx, displacing: bool) -> list[Violation]:
     return _relocation_violation(ctx, other, to, frm)
 
 
+def _knight_move_violations(ctx: Ctx, displacing: bool, home_handler: Any) -> list[Violation]:
+    """A knight moving (or displacing) on the Enchanted Land follows TDE6-016..018; one at home follows the
+    Cities & Knights handler; none walks across (TDE6-012)."""
+    s, a = ctx.state, ctx.action
+    if L.on_el(s, a.get("from")):
+        return _el_move_violations(ctx, displacing)
+    if L.on_el(s, a.get("to")):
+        return [Violation("TDE6-012", "a knight reaches the Enchanted Land only when sent by the player's ship "
+                          "line (transfer_knight)", "/action/to", "R-075")]
+    return home_handler.check(ctx)
+
+
 @own_handler("move_knight", {"main"}, not_your_turn="CK-KNIGHT-5", wrong_phase=main_wrong_phase, changes_routes=True)
 class MoveKnight:
     """CK-KNIGHT-6 on the home island; TDE6-016/017 on the Enchanted Land; TDE6-012: never across."""
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
-        s, a = ctx.state, ctx.action
-        if L.on_el(s, a.get("from")):
-            return _el_move_violations(ctx, False)
-        if L.on_el(s, a.get("to")):
-            return [Violation("TDE6-012", "a knight reaches the Enchanted Land only when sent by the player's ship "
-                              "line (transfer_knight)", "/action/to", "R-075")]
-        return CkMove.HANDLER.check(ctx)
+        return _knight_move_violations(ctx, False, CkMove.HANDLER)
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
@@ -232,13 +238,7 @@ class DisplaceKnight:
     """CK-KNIGHT-7 on the home island; TDE6-018 on the Enchanted Land (the displacer places the victim)."""
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
-        s, a = ctx.state, ctx.action
-        if L.on_el(s, a.get("from")):
-            return _el_move_violations(ctx, True)
-        if L.on_el(s, a.get("to")):
-            return [Violation("TDE6-012", "a knight reaches the Enchanted Land only when sent by the player's ship "
-                              "line (transfer_knight)", "/action/to", "R-075")]
-        return CkDisplace.HANDLER.check(ctx)
+        return _knight_move_violations(ctx, True, CkDisplace.HANDLER)
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
