@@ -2,8 +2,9 @@
 
     .venv/bin/python bench/soak.py                       # 1,000 games, 2 worker processes
     .venv/bin/python bench/soak.py --games 64 --workers 1
-    .venv/bin/python bench/soak.py --options '{"cities_and_knights": true}' --scenarios base,SC01,GOLD,TDE2 \
+    .venv/bin/python bench/soak.py --options '{"cities_and_knights": true}' --only base,SC01,GOLD,TDE2 \
         --cap 6000 --games 16                          # Cities & Knights games played to a winner
+    .venv/bin/python bench/soak.py --only TDE --games 80 --cap 3000   # TD&E 1-4, every player count, to the end
 
 Games go round the (scenario, player count) pairs of ``selfplay.playable_scenarios()`` with seeds 1, 2, ...
 Each is played by ``service.engine.selfplay.play_game`` (seeded random legal actions, leaning towards
@@ -61,12 +62,13 @@ def http_game(client, sid: str, n: int, seed: int, cap: int, options=None) -> di
         options = {**get_scenario(sid).required_options, **(options or {})}
     scen = with_expansions(get_scenario(sid), options)
     failures: list[str] = []
+    state = scen.new_game(n, seed, options) if options else scen.new_game(n, seed)
+    options = options or state.options or None       # a scenario played only with an expansion names it
     r = client.post("/v1/games", json={"scenario": sid, "players": n, "seed": seed, **({"options": options}
                                                                                      if options else {})})
     if r.status_code not in (200, 201):
         return {"actions": 0, "failures": [f"POST /v1/games answered {r.status_code}"]}
     posted = r.get_json()["state"]
-    state = scen.new_game(n, seed, options) if options else scen.new_game(n, seed)
     if _canon(dump_state(state)) != _canon(posted):
         failures.append("POST /v1/games gave another state than Scenario.new_game")
     graph = MapGraph.build(state.terrain_map())
@@ -107,16 +109,16 @@ def main() -> None:
     ap.add_argument("--base-cap", type=int, default=3000, help="action cap of a base game")
     ap.add_argument("--http", type=int, default=4, help="games also played through the HTTP API")
     ap.add_argument("--json")
+    ap.add_argument("--only", "--scenarios", dest="only", default=None,
+                    help="play only these scenarios: ids or id prefixes, comma separated (e.g. TDE for TDE1..TDE4)")
     ap.add_argument("--options", default=None,
                     help='game options as JSON, e.g. \'{"cities_and_knights": true}\' (expansions included)')
-    ap.add_argument("--scenarios", default=None,
-                    help="only these scenarios, comma-separated (e.g. base,SC01,GOLD,TDE2)")
     args = ap.parse_args()
     from service.engine.selfplay import playable_scenarios
     pairs = playable_scenarios()
-    if args.scenarios:
-        keep = args.scenarios.split(",")
-        pairs = [(sid, n) for sid, n in pairs if sid in keep]
+    if args.only:
+        wanted = tuple(x.strip() for x in args.only.split(",") if x.strip())
+        pairs = [(sid, n) for sid, n in pairs if sid.startswith(wanted)]
     options = json.loads(args.options) if args.options else None
     if options:
         from service.engine.scenarios import get_scenario

@@ -478,11 +478,14 @@ def sample_for(type_: str) -> tuple[dict, dict]:
     for name, f in ACTION_FIELDS[type_].items():
         if f.required:
             action[f.data_key or name] = _auto_value(f)
-    from service.engine.scenarios import SCENARIOS, all_games
-    scenario = next((sid for sid, sc in SCENARIOS.items() if type_ in sc.action_types()), None)
+    from service.engine.scenarios import EXPANSIONS, SCENARIOS, all_games
+    scenario = next((sid for sid, sc in SCENARIOS.items() if type_ in sc.action_types()
+                     and not any(isinstance(sc, e.module) for e in EXPANSIONS.values())), None)
     if scenario is None:     # a type of an expansion: a new game of the first game that has it
         from service.api.codec import dump_state
         label, game = next((k, g) for k, g in all_games().items() if type_ in g.action_types())
+        if " with " not in label:     # a scenario played only with an expansion switches it on itself
+            return dump_state(game.new_game(max(game.players), 5)), action
         option = label.split(" with ", 1)[1]
         return dump_state(game.new_game(max(game.players), 5, {option: True})), action
     scenario = scenario or "seafarers"

@@ -211,10 +211,59 @@ def _action_entries() -> list[dict]:
     return out
 
 
+def _tde_entries() -> list[dict]:
+    """Hostile actions of the Treasures, Dragons & Explorers types on their own scenarios, and hostile
+    values in those scenarios' data (rewards owed, kept tokens, special ports, dragons, the reserve)."""
+    games = {sid: dump_state(get_scenario(sid).new_game(3, 7)) for sid in ("TDE1", "TDE2", "TDE3", "TDE4")}
+    acts = [
+        ("TDE1", "claim: 3 free pieces", {"type": "claim_reward", "player": 0,
+                                          "pieces": [{"kind": "road", "edge": [0, 0, "E"]}] * 3}),
+        ("TDE1", "claim: negative resources", {"type": "claim_reward", "player": 0, "resources": {"ore": -2}}),
+        ("TDE1", "claim: a wall", {"type": "claim_reward", "player": 0,
+                                   "pieces": [{"kind": "wall", "edge": [0, 0, "E"]}]}),
+        ("TDE1", "claim: 1000 discoveries", {"type": "claim_reward", "player": 0,
+                                             "discoveries": [{"terrain": "sea"}] * 1000}),
+        ("TDE1", "claim: a ship far off", {"type": "claim_reward", "player": 0,
+                                           "pieces": [{"kind": "ship", "edge": [FAR, 0, "E"]}]}),
+        ("TDE2", "special port far off", {"type": "attach_special_port", "player": 0, "node": [FAR, 0, "N"],
+                                          "resource": "ore"}),
+        ("TDE2", "special port of gold", {"type": "attach_special_port", "player": 0, "node": [0, 0, "N"],
+                                          "resource": "gold"}),
+        ("TDE4", "steal from a giant player", {"type": "steal_card", "player": 0, "steal_from": 10 ** 30}),
+        ("TDE4", "knight on a 1000-element hex", {"type": "play_knight", "player": 0, "hex": [0] * 1000}),
+        ("TDE3", "1000 token sources", {"type": "build_ship", "player": 0, "edge": [0, 0, "E"],
+                                        "token_from": [[0, 0]] * 1000}),
+    ]
+    out = [{"name": f"/v1/adjudicate {sid} {name}", "path": "/v1/adjudicate", "ctype": "application/json",
+            "data": _raw({"state": games[sid], "action": a})} for sid, name, a in acts]
+    states = [
+        ("TDE1", "a reward of 10^30", ["pending"], [{"player": 0, "kind": "resources", "count": 10 ** 30,
+                                                     "source": "board", "rule": "TDE1-011"}]),
+        ("TDE1", "a treasure on a hex", ["treasures"], [{"node": [FAR, 0], "kind": "resources"}]),
+        ("TDE1", "5000 treasures in stock", ["treasure_stock"], ["resources"] * 5000),
+        ("TDE2", "-1 kept", ["kept"], {"0": -1}),
+        ("TDE2", "a port far off", ["special_ports"], {"0": {"node": [FAR, 0, "N"], "edge": [FAR, 0, "E"],
+                                                             "resource": "ore"}}),
+        ("TDE4", "10^30 dragons", ["desert_dragons"], {"1,2": 10 ** 30}),
+        ("TDE4", "dragons on no desert", ["desert_dragons"], {"99,99": 1}),
+        ("TDE4", "1000 dragons", ["dragons"], [[1, 3]] * 1000),
+        ("TDE4", "-5 gathered", ["gathered"], -5),
+        ("TDE3", "a token 99", ["token_pile"], [99]),
+    ]
+    for sid, name, path, value in states:
+        st = copy.deepcopy(games[sid])
+        st["scenario_state"][path[0]] = value
+        for endpoint in ("/v1/derive", "/v1/render"):
+            out.append({"name": f"{endpoint} {sid} {name}", "path": endpoint, "ctype": "application/json",
+                        "data": _raw({"state": st})})
+    return out
+
+
 CATALOGUE: list[dict] = (
     [e for p in BODY_ENDPOINTS for e in _body_entries(p)]
     + [e for p in STATE_ENDPOINTS for e in _semantic_entries(p)]
     + _action_entries()
+    + _tde_entries()
 )
 
 

@@ -204,3 +204,29 @@ def test_gold_road_building_lists_ships_at_home_too(client):
     out = post(client, before_roll)                  # a development card may be played before the roll
     kinds = {tuple(p["kind"] for p in a["pieces"]) for a in out["actions"]["play_road_building"]}
     assert ("ship", "ship") in kinds and "build_ship" not in out["actions"]
+
+
+def test_rates_and_trade_ranges_follow_a_position_changed_in_place_BASE_TRADE_10():
+    """BASE-TRADE-10: a harbour serves from the moment its settlement stands. Harbour rates and the
+    domestic-trade ranges are kept per position (``memo.per_position``); changing the same state object
+    in place makes a new position, read again."""
+    from bench.positions import base_midgame
+    from service.engine.actions.trade import harbor_rates
+    s, g, scen = base_midgame()
+    s.phase, s.flags.rolled = "main", True
+    p = s.current_player
+    s.players[p].resources.update(lumber=0, brick=0, wool=4, grain=0, ore=0)
+    before = dict(harbor_rates(s, g, p))
+    edge, kind = next((e, k) for e, k in sorted(s.harbors.items())
+                      if (k == "3:1" and max(before.values()) == 4) or before.get(k) == 4)
+    first = legal_actions(s, g, scen).ranges["domestic_trade"]
+    node = g.nodes[g.edge_node_ids[g.edge_index[edge]][0]]
+    s.buildings[node] = (p, "settlement")                              # in place: the same object
+    after = harbor_rates(s, g, p)
+    assert after != before and (after[kind] == 2 if kind != "3:1" else max(after.values()) == 3)
+    wool = {a.params["give"]["wool"] for a in legal_actions(s, g, scen).actions["maritime_trade"]}
+    assert wool == {after["wool"] * m for m in range(1, 4 // after["wool"] + 1)}
+    q = first[0]["partner"]
+    s.players[q].resources.update(lumber=7)
+    ranges = {r["partner"]: r for r in legal_actions(s, g, scen).ranges["domestic_trade"]}
+    assert ranges[q]["get"]["at_most"]["lumber"] == 7

@@ -36,9 +36,10 @@ from service.engine.scenarios import SCENARIOS, get_scenario
 from service.engine.state import Tile
 
 HEAVY = os.environ.get("LEGAL_PROPERTY_HEAVY", "") not in ("", "0")
-#: (A scenario played only with Cities & Knights, TDE5, has its listing property in its own tests: the
-#: C&K types have no samplers here.)
-STARTABLE = sorted(sid for sid, s in SCENARIOS.items() if s.has_map and not s.required_options)
+#: (A scenario played only with Cities & Knights, TDE5 and TDE6, has its listing property in its own tests:
+#: the C&K types have no samplers here.)
+STARTABLE = sorted(sid for sid, s in SCENARIOS.items()
+                   if s.has_map and not s.required_options and "cities_and_knights" not in s.composition.modules)
 SEAFARERS_BOARD = "seafarers-on-a-base-board"
 CASES = [(sid, n) for sid in STARTABLE for n in SCENARIOS[sid].players] + [(SEAFARERS_BOARD, 4)]
 #: Moves of play per case (``CHECKED`` positions along the way are checked); GOLD's ships need long games
@@ -166,8 +167,8 @@ def random_candidate(rnd: random.Random, state, graph, scen) -> Action | None:
     }
     assert t in params, f"no sampler for the action type {t!r}: add one so its listing is checked"
     a = Action(t, p, params[t]())
-    if scen.id == "SC11" and t in ("build_road", "build_ship", "move_ship") and rnd.random() < 0.3:
-        a.params["token_from"] = [hx()]           # Greater Catan: the source of a token moved off the mainland
+    if "token_from" in scen.composition.action_fields.get(t, {}) and rnd.random() < 0.3:
+        a.params["token_from"] = [hx()]           # Greater Catan (SC11, TDE3): the source of a token moved
     return a
 
 
@@ -333,3 +334,61 @@ def test_greater_catan_lists_each_token_source_once_the_reserve_is_empty():
     assert not v.legal and v.violations[0].rule == "SC11-009"
     rnd, rng = random.Random(3), Rng(3, 0)
     check_position(st, graph, scen, rnd, rng, samples=40)
+
+
+def _posted(raw: dict):
+    from service.api.service import parse_state
+    from service.cache import GraphCache
+    return parse_state(raw, GraphCache())
+
+
+def _tde_positions():
+    """Treasures, Dragons & Explorers positions where the scenarios' own action types are listed: a reward
+    owed (TDE1, TDE2), a special port owed (TDE2), dragons on the board and a knight in hand (TDE4), a 7's
+    card to take (TDE4), an empty token reserve (TDE3: each ``token_from`` source)."""
+    from .test_tde3_greater_catan import SCEN as TDE3, small_state
+    from .test_tde4_desert_dragons import FULL, position
+    from .test_tde_treasures import post
+    owed = [{"player": 0, "kind": kind, "count": 2, "source": "board", "rule": "TDE1-011"}
+            for kind in ("roads_ships", "resources")]
+    yield "TDE1 reward", _posted(post("TDE1", ss={"pending": owed}))
+    yield "TDE2 port", _posted(post("TDE2", ss={"kept": {"0": 2, "1": 0, "2": 0}}))
+    yield "TDE4 knight", _posted(position(dev={0: {"knight": 1}}, **dict(FULL, dragons=[[1, 3], [2, 2]],
+                                                                          desert_dragons={"1,2": 6, "2,3": 5, "0,4": 5})))
+    st = position(phase="robber", hands={0: {"ore": 1}, 1: {"wool": 2}, 2: {}})
+    st["turn_flags"] = {"rolled": True}
+    st["last_roll"] = [3, 4]
+    yield "TDE4 seven", _posted(st)
+    s3 = small_state([])
+    yield "TDE3 token_from", (s3, MapGraph.build(s3.terrain_map()))
+
+
+@pytest.mark.parametrize("case", ["TDE1 reward", "TDE2 port", "TDE4 knight", "TDE4 seven", "TDE3 token_from"])
+def test_the_tde_action_types_are_listed_exactly_when_legal(case):
+    """TDE1-012 / TDE2-015..018 / TDE3-010 / TDE4-008 / TDE4-021: on positions where the scenarios' own action
+    types (claim_reward, attach_special_port, play_knight on a dragon, steal_card, token_from) are listed,
+    every listed one adjudicates legal and sampled ones of the same types (legal or not) are legal exactly
+    when listed."""
+    state, graph = dict(_tde_positions())[case]
+    scen = get_scenario(state.scenario)
+    own = {"TDE1 reward": "claim_reward", "TDE2 port": "attach_special_port", "TDE4 knight": "play_knight",
+           "TDE4 seven": "steal_card", "TDE3 token_from": "build_ship"}[case]
+    rnd, rng = random.Random(case), Rng(7, 0)
+    la = legal_actions(state, graph, scen)
+    assert la.actions.get(own), (case, sorted(la.actions))
+    check_position(state, graph, scen, rnd, rng, samples=20)
+    by_player: dict = {}
+    tried = 0
+    for _ in range(4000):
+        a = random_candidate(rnd, state, graph, scen)
+        if a.type != own:
+            continue
+        tried += 1
+        if a.player not in by_player:
+            by_player[a.player] = legal_actions(state, graph, scen, a.player)
+        v = adjudicate(state, a, graph, scen, with_derived=False)
+        assert v.legal == listed(by_player[a.player], a, state, graph), (
+            "legal but not listed" if v.legal else "listed but illegal", action_json(a), v.violations)
+        if tried >= 40:
+            break
+    assert tried >= 40

@@ -638,8 +638,11 @@ def test_render_draws_treasures_face_down_hexes_and_the_attached_port(client):
     r = client.post("/v1/render", json={"state": v["state"]})
     assert r.status_code == 200
     svg = r.get_data(as_text=True)
-    assert svg.count('class="token"') == 1 and ">?<" in svg and "2:1 ore" in svg
+    treasures = svg.split('<g class="layer treasure">')[1].split("</g></g>")[0]
+    assert treasures.count('class="glyph"') == 1 and ">T<" in treasures and ">?<" in svg and "2:1 ore" in svg
     assert "resources" not in svg                                   # what the token gives stays hidden
+    legend = svg[svg.index('class="legend"'):]
+    assert "treasure token" in legend and "face-down hex" in legend and "special 2:1 port" in legend
 
 
 @pytest.mark.parametrize("sid,n,seed", [("TDE1", 3, 1), ("TDE2", 4, 2)])

@@ -150,12 +150,12 @@ def _load(raw: Any, cache: GraphCache, prefix: str, recognised_tag: Optional[str
         raise invalid(pointerize(e.messages, prefix), "the state") from None
     options = loaded["options"]
     scen = get_scenario(loaded["scenario"])
-    switches = {k: v for k, v in options.items() if k in EXPANSIONS} if options else None
-    if switches:    # the expansion switches decide the stack: one the scenario refuses is named first
-        refused = scen.option_problems(switches, len(loaded["players"]))
-        if refused:
-            raise invalid([{"pointer": f"{prefix}/options/" + k.replace("~", "~0").replace("/", "~1"), "detail": why}
-                           for k, why in refused], "the state")
+    switches = {k: v for k, v in options.items() if k in EXPANSIONS} if options else {}
+    # the expansion switches decide the stack: one the scenario refuses (or lacks and requires) is named first
+    refused = scen.option_problems(switches, len(loaded["players"]))
+    if refused:
+        raise invalid([{"pointer": f"{prefix}/options/" + k.replace("~", "~0").replace("/", "~1"), "detail": why}
+                       for k, why in refused], "the state")
     game = with_expansions(scen, options)     # the game's stack, found once for the checks below
     problems = declared_problems(game, loaded["scenario_state"], extras, prefix) if checked else None
     if problems:

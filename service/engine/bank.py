@@ -23,12 +23,25 @@ def shortfall(hand: dict[str, int], cards: dict[str, int]) -> dict[str, int]:
     return {r: n - hand.get(r, 0) for r, n in cards.items() if hand.get(r, 0) < n}
 
 
+def can_pay(hand: dict[str, int], cost: dict[str, int]) -> bool:
+    """Whether ``hand`` holds every card of ``cost`` (:func:`shortfall` is empty).
+
+    >>> can_pay({"ore": 3, "grain": 2}, COSTS["city"]), can_pay({"ore": 2, "grain": 2}, COSTS["city"])
+    (True, False)
+    """
+    for r, n in cost.items():
+        if hand.get(r, 0) < n:
+            return False
+    return True
+
+
 def cannot_pay(state: State, player: int, cost: dict[str, int], what: str, rule: str = "BASE-COST-1") -> list[Violation]:
-    """BASE-COST-1: the exact cost is paid before the piece is placed; no credit."""
-    short = shortfall(state.players[player].resources, cost)
-    if short:
-        return [Violation(rule, f"{what} costs {fmt_cards(cost)}; player {player} is short of {fmt_cards(short)}")]
-    return []
+    """BASE-COST-1: the exact cost is paid before the piece is placed; no credit (:func:`can_pay`)."""
+    hand = state.players[player].resources
+    if can_pay(hand, cost):
+        return []
+    return [Violation(rule, f"{what} costs {fmt_cards(cost)}; player {player} is short of "
+                      f"{fmt_cards(shortfall(hand, cost))}")]
 
 
 def pay(s: State, player: int, cost: dict[str, int]) -> None:

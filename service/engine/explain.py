@@ -110,6 +110,29 @@ def _winner_text(state: State, vps: dict[int, int]) -> str:
             "player whose turn it is can win, on reaching the target (BASE-VP-2)")
 
 
+#: What the base and Seafarers VP sources are, in words (the modules name their own sources).
+_SOURCE_WORDS = {"settlements": "settlements (1 each, BASE-VP-1..3 table)", "cities": "cities (2 each)",
+                 "longest_road": "the Longest Road / Trade Route card (BASE-LR-3)",
+                 "largest_army": "the Largest Army card (BASE-LA-1)",
+                 "victory_point_cards": "Victory Point cards (BASE-DEV-9)",
+                 "special": "special victory point tokens (SEA-019)"}
+
+
+def vp_by_source(state: State, scenario: "Scenario", words: dict[str, str]) -> dict[str, Any]:
+    """Each player's victory points by source, every source said in words: ``words`` names a module's own
+    sources (and may rename a base one, e.g. Catan chips for ``special``); for a module's explanations."""
+    out: dict[str, Any] = {}
+    said = {**_SOURCE_WORDS, **words}
+    for p in range(state.num_players):
+        vp = victory_points(state, scenario, p)
+        sources = {k: v for k, v in vp.items() if k != "total" and v}
+        parts = [f"{v} for {said.get(k, k.replace('_', ' '))}" for k, v in sources.items()]
+        out[str(p)] = {"total": vp["total"], "sources": sources,
+                       "why": f"player {p} has {vp['total']} of the {state.vp_target} VP needed: "
+                              + (", ".join(parts) or "none yet")}
+    return out
+
+
 def explain(state: State, graph: MapGraph, scenario: "Scenario") -> dict[str, Any]:
     """The derived values of ``state``, each with the reasoning that gives it."""
     routes = route_lengths(state, graph, scenario)

@@ -2,7 +2,9 @@
 requests: route lengths, MNR witnesses, trade routes, island groups, loaded boards.
 
 Every memo is bounded twice: in entries (``size``) and in bytes (``max_bytes``, :data:`MEMO_BYTES` by
-default), the oldest entry going first. Bytes are estimated (:func:`approx_bytes`: the objects an entry
+default), the oldest entry going first. A value read several times from one position (a player's harbour rates,
+the domestic trades open to them) is kept by :func:`per_position`: one position per key, a handful of
+keys. Bytes are estimated (:func:`approx_bytes`: the objects an entry
 holds, shared ones counted again), so the bound errs on the side of keeping less.
 
 >>> d = {}
@@ -35,6 +37,50 @@ def per_board(graph: Any, key: str, compute: Callable[[Any], Any]) -> Any:
     if got is None:
         got = graph.derived[key] = compute(graph)
     return got
+
+
+def per_position(memo: dict, key: Hashable, inputs: tuple, compute: Callable[[], Any], size: int = 16) -> Any:
+    """A value computed from one position, kept while the position stays the same: ``compute()`` the
+    first time, then again only when ``inputs`` (a tuple of what the value reads of the position: dicts
+    of values never changed in place, such as counts, names and coordinate tuples; lists of such dicts;
+    values never changed in place) differs from the inputs it was computed from. The inputs are compared by value, against
+    a copy taken when the value was computed, so a position changed in place is seen as another one.
+    ``key`` separates the values kept (a rule's name and the player, say); one value per key, at most
+    ``size`` keys (each holding one position's inputs), the oldest going first. The value is shared
+    between the calls that find it: treat it as read-only.
+
+    >>> memo, hand = {}, {"ore": 1}
+    >>> per_position(memo, "n", (hand,), lambda: sum(hand.values()))
+    1
+    >>> hand["ore"] = 2
+    >>> per_position(memo, "n", (hand,), lambda: sum(hand.values()))
+    2
+    """
+    hit = memo.get(key)
+    if hit is not None and hit[0] == inputs:
+        return hit[1]
+    value = compute()
+    if hit is None and len(memo) >= size:
+        try:
+            del memo[next(iter(memo))]
+        except (KeyError, RuntimeError, StopIteration):    # another request dropped it at once: harmless
+            pass
+    memo[key] = (_kept(inputs), value)
+    return value
+
+
+def _kept(inputs: tuple) -> tuple:
+    """A copy of ``per_position``'s inputs: every dict, and every list and the dicts in it, copied; what
+    they hold shared."""
+    out = []
+    for x in inputs:
+        t = type(x)
+        if t is dict:
+            x = x.copy()
+        elif t is list:
+            x = [y.copy() if type(y) is dict else y for y in x]
+        out.append(x)
+    return tuple(out)
 
 
 _getsizeof = sys.getsizeof

@@ -154,12 +154,17 @@ class Hooks(Protocol):
     def knight_defends(self, state: "State", knight: dict) -> bool:
         """Whether a Cities & Knights knight (``{"node", "player", "level", "active", ...}``) counts for the
         defence against the barbarians when active (CK-BARB-3; default yes; TDE5: not on the small
-        islands)."""
+        islands; TDE6: not on the Enchanted Land)."""
 
     def harbor_access(self, state: "State", graph: "MapGraph", player: int) -> list[str]:
         """Harbour kinds (``"3:1"`` or a resource) ``player`` trades at besides those at own buildings
         (default none; TDE5: a knight on a small island's harbour). Read by the Cities & Knights bank
         rates."""
+
+    def knight_may_stand(self, state: "State", knight: dict, node: Any) -> bool:
+        """Whether the ordinary Cities & Knights rules may put ``knight`` on intersection ``node`` (a retreat
+        after a displacement, CK-KNIGHT-7, or Intrigue): default yes; a scenario may keep knights off a part
+        of the board they reach otherwise only (TDE6: the Enchanted Land, reached by being sent)."""
 
     def army_award(self, state: "State", holder: Optional[int]) -> Optional[int]:
         """Who holds the Largest Army card after an action, given its holder before (BASE-LA-1..3); a

@@ -5,7 +5,7 @@ an empty list means the placement is legal.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from .core import Ctx, Violation
 from .geometry import Edge, Node, edge_str, node_str
@@ -20,25 +20,39 @@ def piece_at_edge(state: State, e: Edge) -> Optional[tuple[int, str]]:
     return None
 
 
-def settlement_site(ctx: Ctx, node: Node, path: str) -> list[Violation]:
-    """An empty land intersection with no building one edge away (BASE-BUILD-2)."""
-    g, s = ctx.graph, ctx.state
-    nid = g.node_index.get(node)
+def settlement_site_fault(g, buildings: dict, nid: Optional[int]) -> Optional[tuple[str, Optional[Node]]]:
+    """Why node id ``nid`` (None: off the board) cannot take a settlement: ``("land", None)`` it touches no
+    land hex, ``("taken", node)`` it holds a building, ``("distance", other)`` the distance rule, a
+    building on ``other`` one edge away (BASE-BUILD-2); None when it can."""
     if nid is None or not g.node_land[nid]:
+        return "land", None
+    nodes = g.nodes
+    node = nodes[nid]
+    if node in buildings:
+        return "taken", node
+    for m in g.node_neighbour_ids[nid]:
+        other = nodes[m]
+        if other in buildings:
+            return "distance", other
+    return None
+
+
+def settlement_site(ctx: Ctx, node: Node, path: str) -> list[Violation]:
+    """An empty land intersection with no building one edge away (:func:`settlement_site_fault`)."""
+    g, s = ctx.graph, ctx.state
+    fault = settlement_site_fault(g, s.buildings, g.node_index.get(node))
+    if fault is None:
+        return []
+    why, other = fault
+    if why == "land":
         return [Violation("BASE-BUILD-2", f"a settlement goes on an intersection of a land hex; "
                           f"{node_str(node)} touches no land hex of this board", path)]
-    if node in s.buildings:
-        owner, kind = s.buildings[node]
+    owner, kind = s.buildings[other]
+    if why == "taken":
         return [Violation("BASE-BUILD-2", f"a settlement needs an empty intersection; {node_str(node)} "
                           f"already holds player {owner}'s {kind}", path)]
-    for m in g.node_neighbour_ids[nid]:
-        other = g.nodes[m]
-        if other in s.buildings:
-            owner, kind = s.buildings[other]
-            return [Violation("BASE-BUILD-2", f"distance rule: no building may stand one edge away; "
-                              f"player {owner}'s {kind} is on {node_str(other)}, next to {node_str(node)}",
-                              path)]
-    return []
+    return [Violation("BASE-BUILD-2", f"distance rule: no building may stand one edge away; "
+                      f"player {owner}'s {kind} is on {node_str(other)}, next to {node_str(node)}", path)]
 
 
 def settlement_connected(ctx: Ctx, node: Node, player: int, path: str) -> list[Violation]:
@@ -55,14 +69,33 @@ def settlement_connected(ctx: Ctx, node: Node, player: int, path: str) -> list[V
                       f"none of player {player}'s {what}s touches {node_str(node)}", path)]
 
 
+def settlement_connection_nodes(graph: Any, piece_ids: Any) -> set[int]:
+    """The rule of :func:`settlement_connected` read the other way round, for listing: the ids of the
+    intersections at an end of the player's roads and ships (``piece_ids``), where a settlement may touch one."""
+    ends = graph.edge_node_ids
+    out: set[int] = set()
+    for eid in piece_ids:
+        out.update(ends[eid])
+    return out
+
+
+def _edge_of_kind(g: Any, edge: Edge, fits: Any, rule: str, need: str, path: str) -> tuple[Any, list[Violation]]:
+    """The index of ``edge`` on the board and no violation when a piece may lie there (``fits(edge index)``:
+    land for a road, sea for a ship); else the violation of ``rule`` saying what the edge is."""
+    eid = g.edge_index.get(edge)
+    if eid is not None and fits(eid):
+        return eid, []
+    kind = "not a side shared by two hexes of this board" if eid is None else f"a {g.edge_kind[eid]} edge"
+    return eid, [Violation(rule, f"{need}; {edge_str(edge)} is {kind}", path)]
+
+
 def road_site(ctx: Ctx, edge: Edge, path: str) -> list[Violation]:
     """A road lies on an empty land or coast edge (BASE-BUILD-1, SEA-010)."""
     g, s = ctx.graph, ctx.state
-    eid = g.edge_index.get(edge)
-    if eid is None or not g.road_edge(eid):
-        kind = "not a side shared by two hexes of this board" if eid is None else f"a {g.edge_kind[eid]} edge"
-        return [Violation("BASE-BUILD-1", f"a road needs an edge with land on at least one side; "
-                          f"{edge_str(edge)} is {kind}", path)]
+    eid, wrong = _edge_of_kind(g, edge, g.road_edge, "BASE-BUILD-1", "a road needs an edge with land on at least "
+                               "one side", path)
+    if wrong:
+        return wrong
     occ = piece_at_edge(s, edge)
     if occ is not None:
         rule = "SEA-010" if occ[1] == "ship" else "BASE-BUILD-1"
@@ -121,14 +154,31 @@ def road_connected(ctx: Ctx, edge: Edge, player: int, path: str) -> list[Violati
                       f"{edge_str(edge)} touches none of player {player}'s", path)]
 
 
+def connection_edges(graph: Any, buildings: Any, building_ids: Any, piece_ids: Any) -> set[int]:
+    """The connection rule of :func:`road_connected` / :func:`ship_connected` read the other way round, for
+    listing: the ids of every edge a new piece may touch, given the ids of the player's buildings and of
+    their pieces of that kind (own roads for a road, own ships for a ship). An own building anchors every
+    edge at it; an own piece anchors the edges at its ends that hold no building (an opponent's building
+    there breaks it, BASE-BUILD-5); a road never continues a ship but at a building (SEA-009), since only
+    pieces of its own kind are given. The property tests of the legal-action list hold the two forms equal."""
+    nodes, node_edges, ends = graph.nodes, graph.node_edge_ids, graph.edge_node_ids
+    out: set[int] = set()
+    for nid in building_ids:
+        out.update(node_edges[nid])
+    for eid in piece_ids:
+        for nid in ends[eid]:
+            if nodes[nid] not in buildings:
+                out.update(node_edges[nid])
+    return out
+
+
 def ship_site(ctx: Ctx, edge: Edge, path: str, ignore: Optional[Edge] = None) -> list[Violation]:
     """A ship lies on an empty sea or coast edge (SEA-007, SEA-010), not beside the pirate (SEA-032)."""
     g, s = ctx.graph, ctx.state
-    eid = g.edge_index.get(edge)
-    if eid is None or not g.ship_edge(eid):
-        kind = "not a side shared by two hexes of this board" if eid is None else f"a {g.edge_kind[eid]} edge"
-        return [Violation("SEA-007", f"a ship needs an edge with sea on at least one side; "
-                          f"{edge_str(edge)} is {kind}", path)]
+    eid, wrong = _edge_of_kind(g, edge, g.ship_edge, "SEA-007", "a ship needs an edge with sea on at least one side",
+                               path)
+    if wrong:
+        return wrong
     occ = piece_at_edge(s, edge)
     if occ is not None and edge != ignore:
         return [Violation("SEA-010", f"an edge holds at most one road or ship; {edge_str(edge)} already "

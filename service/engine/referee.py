@@ -43,22 +43,37 @@ class Verdict:
     warnings: list[dict[str, str]] = field(default_factory=list)
 
 
+def gate_fault(state: State, h: Handler, player: int) -> Optional[str]:
+    """What stops every action of ``player`` that handler ``h`` judges, before its own rules: the game is
+    over (``"over"``), the phase is not one of the handler's (``"phase"``), or the handler takes the
+    current player's actions and ``player`` is not the current player (``"turn"``); None when the gate is
+    open. It reads no parameter of the action, so the legal-action list asks it once per type."""
+    if state.phase == "game_over":
+        return "over"
+    if state.phase not in h.phases:
+        return "phase"
+    if h.actor == "current" and player != state.current_player:
+        return "turn"
+    return None
+
+
 def gate(ctx: Ctx, h: Handler) -> list[Violation]:
-    """Game over, wrong phase, wrong player: the checks every action passes first."""
+    """Game over, wrong phase, wrong player (:func:`gate_fault`): the checks every action passes first."""
     s, a = ctx.state, ctx.action
-    if s.phase == "game_over":
+    fault = gate_fault(s, h, a.player)
+    if fault is None:
+        return []
+    if fault == "over":
         return [Violation("BASE-VP-1", f"the game is over: player {s.winner} has won")]
-    if s.phase not in h.phases:
+    if fault == "phase":
         if h.wrong_phase is not None:
             v = h.wrong_phase(ctx)
             if v is not None:
                 return [v]
         rule, why = WRONG_PHASE_RULE[s.phase]
         return [Violation(rule, f"{a.type} is not possible now: {why} (phase {s.phase!r})")]
-    if h.actor == "current" and a.player != s.current_player:
-        return [Violation(h.not_your_turn, f"it is player {s.current_player}'s turn; player {a.player} may not "
-                          f"{a.type.replace('_', ' ')} now", "/action/player")]
-    return []
+    return [Violation(h.not_your_turn, f"it is player {s.current_player}'s turn; player {a.player} may not "
+                      f"{a.type.replace('_', ' ')} now", "/action/player")]
 
 
 def check_action(ctx: Ctx, h: Handler) -> list[Violation]:

@@ -82,12 +82,17 @@ def place_free_road(ctx: Ctx, s: State, edge) -> None:
     ctx.emit("built", player=a.player, piece="road", edge=list(edge), free=True)
 
 
+def deck_left(state: State) -> bool:
+    """BASE-COMP-3: a development card is bought while the deck holds one."""
+    return sum(state.dev_deck.values()) > 0
+
+
 @handler("buy_development_card", {"main"}, not_your_turn="BASE-DEV-1")
 class BuyDevelopmentCard:
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
         s, a = ctx.state, ctx.action
-        if sum(s.dev_deck.values()) <= 0:
+        if not deck_left(s):
             return [Violation("BASE-COMP-3", "the development deck is empty; no more cards can be bought")]
         card = a.get("card")
         if card is not None and s.dev_deck.get(card, 0) <= 0:

@@ -7,6 +7,7 @@ from typing import Optional
 from ..bank import shortfall, transfer
 from ..core import Ctx, Violation, fmt_cards
 from ..mapgraph import RESOURCES
+from ..memo import per_position
 from ..state import State
 from . import WRONG_PHASE_RULE, handler
 
@@ -38,15 +39,30 @@ def trade_wrong_phase(ctx: Ctx) -> Optional[Violation]:
     return Violation(rule, why)
 
 
-def strict_phases_violation(ctx: Ctx) -> list[Violation]:
+def strict_phases_closed(state: State) -> bool:
     """BASE-TURN-3: by default trade and build interleave freely. BASE-TURN-4 / BASE-VAR-STRICT-PHASES
     (rulebook order, an option): once the active player has built or bought, no more trade this turn.
     Variants and edition differences (BASE-VAR, BASE-ED) are off unless the state's options name them."""
-    s = ctx.state
-    if s.options.get("BASE-VAR-STRICT-PHASES") and s.flags.built:
+    return bool(state.options.get("BASE-VAR-STRICT-PHASES") and state.flags.built)
+
+
+def strict_phases_violation(ctx: Ctx) -> list[Violation]:
+    """The violation of :func:`strict_phases_closed`, if any."""
+    if strict_phases_closed(ctx.state):
         return [Violation("BASE-VAR-STRICT-PHASES", "this game plays trade and build as two phases in fixed "
                           "order (BASE-TURN-4): after building or buying, no more trading this turn")]
     return []
+
+
+def may_trade(state: State, player: int, partner: int) -> bool:
+    """BASE-TRADE-2: a domestic trade is between the active player and one other; non-active players never
+    trade with each other (``player`` and ``partner`` are two players of the game)."""
+    return state.current_player == player or state.current_player == partner
+
+
+def trade_partners(state: State, player: int) -> list[int]:
+    """The players ``player`` may trade with (:func:`may_trade`), in seat order."""
+    return [q for q in range(state.num_players) if q != player and may_trade(state, player, q)]
 
 
 def unaccepted_violation(ctx: Ctx) -> list[Violation]:
@@ -58,19 +74,39 @@ def unaccepted_violation(ctx: Ctx) -> list[Violation]:
 
 
 def harbor_rates(state: State, graph, player: int) -> dict[str, int]:
-    """The best rate per resource the player's harbours give (BASE-TRADE-6/7/8).
+    """The best rate per resource the player's harbours give (BASE-TRADE-6/7/8): 4:1, 3:1 at a generic
+    harbour, 2:1 for a harbour's own resource, by the harbour edges at the player's settlements and cities.
 
     Read from the buildings on the board as posted, so a harbour serves from the moment its settlement
-    is placed, in the same turn (BASE-TRADE-10)."""
+    is placed, in the same turn (BASE-TRADE-10). Computed once per position (``memo.per_position``: the
+    harbours and the buildings are what it reads) and shared by every caller: read-only."""
+    return per_position(_RATES, (graph.memo_token, player), (state.harbors, state.buildings),
+                        lambda: _harbor_rates(state, graph, player), size=16)
+
+
+_RATES: dict = {}
+
+
+def _harbor_rates(state: State, graph, player: int) -> dict[str, int]:
     rates = {r: 4 for r in RESOURCES}
-    for edge, kind in state.harbors.items():
-        eid = graph.edge_index.get(edge)
-        if eid is None:
+    harbors = state.harbors
+    if not harbors:
+        return rates
+    node_index, node_edges, edges = graph.node_index, graph.node_edge_ids, graph.edges
+    for n, b in state.buildings.items():
+        if b[0] != player:
             continue
-        if any(state.building_owner(graph.nodes[n]) == player for n in graph.edge_node_ids[eid]):
+        nid = node_index.get(n)
+        if nid is None:
+            continue
+        for eid in node_edges[nid]:
+            kind = harbors.get(edges[eid])
+            if kind is None:
+                continue
             if kind == "3:1":
                 for r in rates:
-                    rates[r] = min(rates[r], 3)
+                    if rates[r] > 3:
+                        rates[r] = 3
             else:
                 rates[kind] = 2
     return rates
@@ -131,7 +167,7 @@ class DomesticTrade:
         if partner == a.player or not (0 <= partner < s.num_players):
             return [Violation("BASE-TRADE-2", f"a domestic trade is between two players; partner {partner} "
                               "is not another player", "/action/partner")]
-        if s.current_player not in (a.player, partner):
+        if not may_trade(s, a.player, partner):
             return [Violation("BASE-TRADE-2", f"non-active players trade only with the active player "
                               f"(player {s.current_player}), never with each other; players {a.player} and "
                               f"{partner} are both waiting for their turn", "/action/partner")]

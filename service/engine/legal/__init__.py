@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from ..bank import COSTS
 from ..core import Action, Ctx
 from ..mapgraph import MapGraph
-from ..referee import HANDLERS, check_action
+from ..referee import HANDLERS, check_action, gate_fault
 from ..state import State
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -51,9 +51,11 @@ if TYPE_CHECKING:  # pragma: no cover
 from .candidates import CANDIDATES, candidates  # noqa: F401
 from .common import (RANGE_TYPES, LegalActions, action_json, handler_for, is_legal, players_to_act,  # noqa: F401
                      violations_of)
-from .prefilters import PREFILTERS, _domestic_ranges, _pays, _Pos, _strict_phases_closed  # noqa: F401
-from .ranges import (_range_specs, cards_in_range, draw_cards, random_action, range_admits,  # noqa: F401
-                     sample_range, _greedy)
+from ..actions.trade import strict_phases_closed
+from ..bank import can_pay
+from .prefilters import PREFILTERS, _Pos  # noqa: F401
+from .ranges import (_range_specs, cards_in_range, domestic_example, domestic_ranges, draw_cards, random_action,  # noqa: F401
+                     range_admits, sample_range, _greedy)
 
 # -- whole types ruled out at once ------------------------------------------------------------------------
 #
@@ -69,14 +71,6 @@ _PIECE = {"build_road": ("roads", "road"), "build_settlement": ("settlements", "
           "build_ship": ("ships", "ship"), "build_city": ("cities", "city")}
 
 
-def _gate_open(state: State, h, player: int) -> bool:
-    """``not referee.gate(...)``: the gate reads only the phase, the handler and the actor."""
-    phase = state.phase
-    if phase == "game_over" or phase not in h.phases:
-        return False
-    return h.actor != "current" or player == state.current_player
-
-
 def _range_exact(t: str, state: State, scenario: "Scenario") -> bool:
     """Whether the example of a range of ``t`` (``_range_specs``) is legal without judging it, for the
     engine's handler and a scenario adding no check: Year of Plenty's example takes what the bank holds
@@ -85,8 +79,15 @@ def _range_exact(t: str, state: State, scenario: "Scenario") -> bool:
     if t == "play_year_of_plenty":
         return True
     if t == "domestic_trade":
-        return not scenario.composition.currencies and not _strict_phases_closed(state)
+        return not scenario.composition.currencies and not strict_phases_closed(state)
     return False
+
+
+#: Hooks a scenario's rules reach the engine's own checks through (its ``check``, and the steps the
+#: robber, Knight and ship handlers consult): with one of them implemented, every candidate a prefilter
+#: proposes is judged by ``check_action``, never listed on the prefilter's word alone.
+_JUDGING_HOOKS = frozenset({"check", "robber_permission", "steal_violations", "knight_violations",
+                            "ship_connection", "ship_lane_violations"})
 
 
 _SORTED_TYPES: dict[frozenset, list[str]] = {}
@@ -116,41 +117,44 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
     if player is None:
         player = to_act[0] if to_act else state.current_player
     out = LegalActions(player, to_act)
+    comp = scenario.composition
     extra: dict[str, list[Action]] = {}
-    for a in scenario.legal_candidates(state, graph, player):
-        extra.setdefault(a.type, []).append(a)
-    for fn in scenario.composition.candidates:      # the candidates a module's ActionSpec declares
+    if "legal_candidates" in comp.hooks:
+        for a in scenario.legal_candidates(state, graph, player):
+            extra.setdefault(a.type, []).append(a)
+    for fn in comp.candidates:                      # the candidates a module's ActionSpec declares
         for a in fn(state, graph, scenario, player):
             extra.setdefault(a.type, []).append(a)
-    plain = "check" not in scenario.composition.hooks and not scenario.composition.checks
+    plain = not comp.checks and comp.hooks.isdisjoint(_JUDGING_HOOKS)
     pos: Optional[_Pos] = None
     pl = state.players[player]
+    hand, supplies, cards = pl.resources, pl.supply, pl.dev_cards
+    no_card = state.flags.dev_card_played
     main = state.phase == "main"
     for t, h, replaced, block, ranged, pf in _plan(scenario, state, player):
-        own = replaced is None and t not in extra
+        own = replaced is None and (not extra or t not in extra)
         # the type's block: a part of the engine's own check that reads no parameter fails
-        if block is not None and replaced is None and (ranged is False or (prefilter and own)):
+        if block is not None and (ranged is False or (prefilter and own)):
             if block.__class__ is str:                          # ``dev.may_play``
-                if state.flags.dev_card_played or pl.dev_cards.get(block, 0) <= 0:
+                if no_card or cards.get(block, 0) <= 0:
                     continue
             else:
                 supply, cost = block                            # ``placement.supply_left``, ``bank.cannot_pay``
-                if pl.supply.get(supply, 0) <= 0 or (main and not _pays(pl.resources, cost)):
+                if supplies.get(supply, 0) <= 0 or (main and not can_pay(hand, cost)):
                     continue
         if ranged:
             exact = prefilter and own and plain and _range_exact(t, state, scenario)
-            if exact and t == "domestic_trade":
-                specs = _domestic_ranges(state, player)
-                if specs:
-                    out.ranges[t] = specs
+            if t == "domestic_trade" and comp.actions[t].ranges is None:
+                listed = domestic_ranges(state, player, comp.currencies)
+                if not exact:
+                    listed = [e for e in listed if is_legal(state, domestic_example(e), graph, scenario)]
+                if listed:
+                    out.ranges[t] = list(listed)
                 continue
             for spec, example in _range_specs(t, state, graph, scenario, player):
                 if exact or is_legal(state, example, graph, scenario):
-                    # a domestic trade's example holds no default (None) and no coordinate: its JSON form
-                    # is its parameters as they are (the example itself is not kept)
-                    ex = ({"type": t, "player": example.player, **example.params} if t == "domestic_trade"
-                          else action_json(example))
-                    out.ranges.setdefault(t, []).append({"type": t, "player": player, **spec, "example": ex})
+                    out.ranges.setdefault(t, []).append({"type": t, "player": player, **spec,
+                                                         "example": action_json(example)})
             continue
         if pf is not None and prefilter and own:
             fn, exact, needs_pos = pf
@@ -193,10 +197,10 @@ _PLANS: dict[tuple, list] = {}
 
 def _entry(t: str, h, replaced, ranged: Optional[bool] = None) -> tuple:
     """(type, handler, the scenario's replacement or None, what the type's block reads (a card name, or
-    the supply kind and the cost; only for the engine's own handler), whether it is a range type, its
-    prefilter)."""
+    the supply kind and the cost; only for the engine's own handler, not replaced), whether it is a range
+    type, its prefilter)."""
     block: Any = None
-    if h is HANDLERS.get(t):
+    if replaced is None and h is HANDLERS.get(t):
         if t in _DEV_CARD:
             block = _DEV_CARD[t]
         elif t in _PIECE:
@@ -216,14 +220,14 @@ def _plan(scenario: "Scenario", state: State, player: int) -> list[tuple]:
             if len(_PLANS) > 256:
                 _PLANS.clear()
             plan = _PLANS[key] = [_entry(t, HANDLERS[t], None) for t in _sorted_types(types)
-                                  if t in HANDLERS and _gate_open(state, HANDLERS[t], player)]
+                                  if t in HANDLERS and gate_fault(state, HANDLERS[t], player) is None]
         return plan
     plan = []
     actions = scenario.composition.actions
     for t in _sorted_types(types):
         replaced = scenario.handler(t)
         h = replaced or HANDLERS.get(t)
-        if h is not None and _gate_open(state, h, player):
+        if h is not None and gate_fault(state, h, player) is None:
             plan.append(_entry(t, h, replaced, actions[t].ranged))
     return plan
 

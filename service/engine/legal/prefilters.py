@@ -1,16 +1,16 @@
 """Prefilters: the candidates worth judging, proposed by necessary conditions of the engine's own checks."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
+from typing import Callable, Iterable, Optional
 
+from ..actions.dev import deck_left
 from ..actions.robber import robbable
-from ..bank import COSTS
+from ..actions.trade import harbor_rates, strict_phases_closed
+from ..bank import COSTS, can_pay
 from ..core import Action
-from ..mapgraph import LAND, RESOURCES, MapGraph
+from ..mapgraph import RESOURCES, MapGraph
+from ..placement import connection_edges, piece_at_edge, settlement_connection_nodes, settlement_site_fault
 from ..state import State
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..scenarios.base import Scenario
 
 # -- prefilters: the candidates worth judging ----------------------------------------------------------
 #
@@ -18,9 +18,14 @@ if TYPE_CHECKING:  # pragma: no cover
 # necessary conditions of that handler's check (the check is a conjunction: a candidate failing one part
 # of it is illegal whatever the scenario adds on top), so nothing legal is lost; the survivors are still
 # judged by ``check_action``. Where the scenario adds no check of its own (its ``check`` hook is the
-# base no-op) and the prefilter states the handler's whole check (``exact``), the survivors are the legal
+# base no-op) and the prefilter covers the handler's whole check (``exact``), the survivors are the legal
 # actions themselves and are listed without judging them again; ``tests/test_legal_fast.py`` holds that
 # list to the plain one (every candidate judged by ``check_action``) on many random positions.
+#
+# A prefilter states no rule of its own: it calls the functions the handler's check calls (where that
+# function also words the violation, the cheap form beside it that only answers: ``bank.can_pay``,
+# ``placement.settlement_site_fault``, ``trade.strict_phases_closed``...), so a rule is written, and its
+# ID cited, once, where it is enforced. The comment of each prefilter names the functions it follows.
 
 
 class _Pos:
@@ -62,32 +67,9 @@ class _Pos:
         return self._ship_ids
 
     def reach(self, piece_ids: list[int]) -> set[int]:
-        """Edge ids a new piece of the kind of ``piece_ids`` (own roads, or own ships) may connect on
-        (BASE-BUILD-4/5, SEA-008): every edge at an own building, and every edge at an end of such a piece
-        that holds no building."""
-        g, buildings = self.graph, self.state.buildings
-        nodes, node_edges = g.nodes, g.node_edge_ids
-        out: set[int] = set()
-        for nid in self.building_ids:
-            out.update(node_edges[nid])
-        ends = g.edge_node_ids
-        for eid in piece_ids:
-            for nid in ends[eid]:
-                if nodes[nid] not in buildings:
-                    out.update(node_edges[nid])
-        return out
-
-
-def _pays(hand: dict[str, int], cost: dict[str, int]) -> bool:
-    for r, n in cost.items():
-        if hand.get(r, 0) < n:
-            return False
-    return True
-
-
-def _strict_phases_closed(state: State) -> bool:
-    """BASE-VAR-STRICT-PHASES (``trade.strict_phases_violation``): no trade after building."""
-    return bool(state.options.get("BASE-VAR-STRICT-PHASES") and state.flags.built)
+        """Edge ids a new piece of the kind of ``piece_ids`` (own roads, or own ships) may connect on:
+        ``placement.connection_edges``, the listing form of ``road_connected``/``ship_connected``."""
+        return connection_edges(self.graph, self.state.buildings, self.building_ids, piece_ids)
 
 
 def _setup_last_id(state: State, graph: MapGraph) -> Optional[int]:
@@ -96,99 +78,71 @@ def _setup_last_id(state: State, graph: MapGraph) -> Optional[int]:
 
 
 def _f_settlement(state, graph, scen, p, pos):
-    # builder (BASE-COST-3 / set-up order), step, empty land node, distance rule (BASE-BUILD-2), and after
-    # set-up a touch on an own road or ship (BASE-BUILD-3, SEA-012); supply and cost: the type's block.
-    if p != state.current_player:
+    # builder and set-up step (``_setup_step``), the site (``placement.settlement_site_fault``), and after
+    # set-up a touch on an own road or ship (``placement.settlement_connection_nodes``, the listing form of
+    # ``settlement_connected``); supply and cost: the type's block.
+    setup = _setup_step(state, p, "settlement")
+    if setup is None:
         return []
-    if state.phase == "setup":
-        if state.setup.step != "settlement":
-            return []
+    if setup:
         ids: Iterable[int] = range(len(graph.nodes))
     else:
-        ends = graph.edge_node_ids
-        near: set[int] = set()
-        for eid in pos.road_ids:
-            near.update(ends[eid])
-        for eid in pos.ship_ids:
-            near.update(ends[eid])
-        ids = sorted(near)
-    nodes, land, nbrs, buildings = graph.nodes, graph.node_land, graph.node_neighbour_ids, state.buildings
-    out = []
-    for nid in ids:
-        if not land[nid]:
-            continue
-        n = nodes[nid]
-        if n in buildings:
-            continue
-        for m in nbrs[nid]:
-            if nodes[m] in buildings:
-                break
-        else:
-            out.append(Action("build_settlement", p, {"node": n}))
-    return out
+        ids = sorted(settlement_connection_nodes(graph, pos.road_ids + pos.ship_ids))
+    nodes, buildings = graph.nodes, state.buildings
+    return [Action("build_settlement", p, {"node": nodes[nid]}) for nid in ids
+            if settlement_site_fault(graph, buildings, nid) is None]
 
 
-def _edge_pieces(type_: str, site_ok: Callable[[int], bool], piece_ids_of: str):
+def _setup_step(state: State, p: int, step: str) -> Optional[bool]:
+    """None when ``p`` may not build now (not the builder, or another set-up step: the handler's
+    set-up order), else whether the game is in set-up."""
+    if p != state.current_player:
+        return None
+    if state.phase == "setup":
+        return True if state.setup.step == step else None
+    return False
+
+
+def _edge_pieces(type_: str, site_ok: Callable[[MapGraph, int], bool], piece_ids_of: str):
     def gen(state, graph, scen, p, pos):
-        # builder, set-up step and the touch on the last settlement (BASE-SETUP-4, SEA-026), or the
-        # connection (BASE-BUILD-4/5, SEA-008/009); an empty edge of the right kind (BASE-BUILD-1, SEA-007,
-        # SEA-010); supply and cost: the type's block.
-        if p != state.current_player:
+        # builder and set-up step (``_setup_step``); in set-up the touch on the last settlement, after it
+        # the connection (``placement.connection_edges``, via ``_Pos.reach``); an empty
+        # edge of the right kind (``MapGraph.road_edge``/``ship_edge``, ``placement.piece_at_edge``);
+        # supply and cost: the type's block.
+        setup = _setup_step(state, p, "road")
+        if setup is None:
             return []
-        if state.phase == "setup":
-            if state.setup.step != "road":
-                return []
+        if setup:
             last = _setup_last_id(state, graph)
             if last is None:
                 return []
             ids: Iterable[int] = sorted(graph.node_edge_ids[last])
         else:
             ids = sorted(pos.reach(getattr(pos, piece_ids_of)))
-        edges, roads, ships, kind = graph.edges, state.roads, state.ships, graph.edge_kind
-        out = []
-        for eid in ids:
-            if kind[eid] not in site_ok:
-                continue
-            e = edges[eid]
-            if e in roads or e in ships:
-                continue
-            out.append(Action(type_, p, {"edge": e}))
-        return out
+        edges = graph.edges
+        return [Action(type_, p, {"edge": edges[eid]}) for eid in ids
+                if site_ok(graph, eid) and piece_at_edge(state, edges[eid]) is None]
     return gen
 
 
 def _f_city(state, graph, scen, p, pos):
-    # BASE-BUILD-6 (an own settlement), BASE-COMP-1 (a city left), BASE-COST-1.
-    pl = state.players[p]
-    if pl.supply.get("cities", 0) <= 0 or not _pays(pl.resources, COSTS["city"]):
-        return []
+    # an own settlement (``actions.build``); supply and cost: the type's block.
     return [Action("build_city", p, {"node": n}) for n, (o, k) in state.buildings.items()
             if o == p and k == "settlement"]
 
 
-def _robber_ok(scen: "Scenario", pirate: bool):
-    """The scenario's ``pirate_hex_ok`` / ``robber_hex_ok`` as (state, hex, tile) -> bool (the defaults read
-    the tile's terrain)."""
-    if pirate:
-        if "pirate_hex_ok" not in scen.composition.hooks:
-            return lambda state, h, t: t.terrain == "sea"
-        return lambda state, h, t: scen.pirate_hex_ok(state, h)
-    if "robber_hex_ok" not in scen.composition.hooks:
-        return lambda state, h, t: t.terrain in LAND
-    return lambda state, h, t: scen.robber_hex_ok(state, h)
-
-
 def _moves(state, graph, scen, p, pos, type_: str, target: str, extra: dict) -> list[Action]:
-    """``move_violations``: the hex (the scenario's ``robber_hex_ok``/``pirate_hex_ok``, not where the
-    piece stands) and the victim (one of the players there, or nobody when there is none)."""
-    if target == "pirate" and not scen.pirate:
-        return []
-    cur = state.pirate if target == "pirate" else state.robber
-    ok = _robber_ok(scen, target == "pirate")
-    hexes = state.hexes
+    """``robber.move_violations``: the hex (the scenario's ``robber_hex_ok``/``pirate_hex_ok``, not where
+    the piece stands) and the victim (one of ``robber.robbable`` there, or nobody when there is none)."""
+    if target == "pirate":
+        if not scen.pirate:
+            return []
+        cur, ok = state.pirate, scen.pirate_hex_ok
+    else:
+        cur, ok = state.robber, scen.robber_hex_ok
     out = []
     for h in pos.hexes:
-        if h == cur or not ok(state, h, hexes[h]):
+        if h == cur or not ok(state, h):
             continue
         for v in robbable(state, graph, target, h, p) or (None,):
             out.append(Action(type_, p, {"hex": h, "steal_from": v, "card": None, **extra}))
@@ -211,18 +165,19 @@ def _f_knight(state, graph, scen, p, pos):
 
 
 def _f_maritime(state, graph, scen, p, pos):
-    # strict phases, the player's rate for the resource given (BASE-TRADE-6/7/8), the cards held, the bank
-    if _strict_phases_closed(state):
-        return []
+    # ``trade.MaritimeTrade``: strict phases, the player's rate for the resource given, the cards held,
+    # the bank
     hand, bank = state.players[p].resources, state.bank
     rates = None
     out = []
     for gr in RESOURCES:
         have = hand.get(gr, 0)
-        if have < 2:
+        if have < 2:                        # no rate is below 2:1
             continue
         if rates is None:
-            rates = _harbor_rates(state, graph, pos or _Pos(state, graph, p))
+            if strict_phases_closed(state):
+                return []
+            rates = harbor_rates(state, graph, p)
         rate = rates[gr]
         for m in range(1, have // rate + 1):
             for wr in RESOURCES:
@@ -231,63 +186,9 @@ def _f_maritime(state, graph, scen, p, pos):
     return out
 
 
-def _harbor_rates(state: State, graph: MapGraph, pos: _Pos) -> dict[str, int]:
-    """``trade.harbor_rates``, read from the edges at the player's buildings."""
-    rates = {r: 4 for r in RESOURCES}
-    harbors = state.harbors
-    if not harbors:
-        return rates
-    edges, node_edges = graph.edges, graph.node_edge_ids
-    for nid in pos.building_ids:
-        for eid in node_edges[nid]:
-            kind = harbors.get(edges[eid])
-            if kind is None:
-                continue
-            if kind == "3:1":
-                for r in rates:
-                    if rates[r] > 3:
-                        rates[r] = 3
-            else:
-                rates[kind] = 2
-    return rates
-
-
-def _domestic_ranges(state: State, p: int) -> list[dict[str, Any]]:
-    """``_range_specs("domestic_trade")`` without ``coins``, as listed (``_range_exact``: every example legal)."""
-    players = state.players
-    hand = players[p].resources
-    mine = dict(hand) if tuple(hand) == RESOURCES else {r: hand.get(r, 0) for r in RESOURCES}
-    held = [r for r in RESOURCES if mine[r] > 0]
-    out: list[dict[str, Any]] = []
-    if not held:
-        return out
-    cp = state.current_player
-    t = "domestic_trade"
-    for q in (range(state.num_players) if p == cp else (cp,)):
-        if q == p:
-            continue
-        res = players[q].resources
-        theirs = dict(res) if tuple(res) == RESOURCES else {r: res.get(r, 0) for r in RESOURCES}
-        for a in held:                      # the first (a, b) in kind order: a held, b theirs, a != b
-            for b in RESOURCES:
-                if b != a and theirs[b] > 0:
-                    break
-            else:
-                continue
-            break
-        else:
-            continue
-        out.append({"type": t, "player": p, "partner": q, "accepted": True,
-                    "give": {"at_least": 1, "at_most": mine}, "get": {"at_least": 1, "at_most": theirs},
-                    "no_type_on_both_sides": True,
-                    "example": {"type": t, "player": p, "partner": q, "give": {a: 1}, "get": {b: 1},
-                                "accepted": True}})
-    return out
-
-
 def _f_buy(state, graph, scen, p, pos):
-    # BASE-COMP-3 (a card in the deck), BASE-DEV-1 (the cost)
-    if sum(state.dev_deck.values()) <= 0 or not _pays(state.players[p].resources, COSTS["development_card"]):
+    # ``dev.BuyDevelopmentCard``: a card in the deck, the cost
+    if not can_pay(state.players[p].resources, COSTS["development_card"]) or not deck_left(state):
         return []
     return [Action("buy_development_card", p, {"card": None})]
 
@@ -309,8 +210,8 @@ def _f_end_turn(state, graph, scen, p, pos):
 PREFILTERS: dict[str, tuple[Callable, bool, bool]] = {
     # type: (prefilter, exact, whether it reads the player's pieces through a ``_Pos``)
     "build_settlement": (_f_settlement, True, True),
-    "build_road": (_edge_pieces("build_road", frozenset({"land", "coast"}), "road_ids"), True, True),
-    "build_ship": (_edge_pieces("build_ship", frozenset({"sea", "coast"}), "ship_ids"), False, True),
+    "build_road": (_edge_pieces("build_road", MapGraph.road_edge, "road_ids"), True, True),
+    "build_ship": (_edge_pieces("build_ship", MapGraph.ship_edge, "ship_ids"), False, True),
     "build_city": (_f_city, True, False),
     "move_robber": (_f_move_robber, True, True),
     "move_pirate": (_f_move_pirate, True, True),

@@ -8,6 +8,8 @@ from ..module import RANGE_KINDS
 from ..mapgraph import RESOURCES, MapGraph
 from ..rng import Rng
 from ..state import State
+from ..actions.trade import trade_partners
+from ..memo import per_position
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..scenarios.base import Scenario
@@ -52,42 +54,65 @@ def _range_specs(type_: str, state: State, graph: MapGraph, scen: "Scenario", p:
             yield ({"resources": _cards_range(total, state.bank)},
                    Action(type_, p, {"resources": _greedy(total, state.bank)}))
     elif type_ == "domestic_trade":
-        partners = [q for q in range(state.num_players) if q != p] if p == state.current_player \
-            else [state.current_player]
-        # the hand (and any currency a module declares) on each side; at most the (first kind held, first
-        # other kind the partner holds) as the example
-        players = state.players
-        currencies = scen.composition.currencies
-        kinds = RESOURCES + currencies
-        mine = {r: hand.get(r, 0) for r in RESOURCES}
+        for listed in domestic_ranges(state, p, scen.composition.currencies):
+            yield ({k: v for k, v in listed.items() if k not in ("type", "player", "example")},
+                   domestic_example(listed))
+
+
+_DOMESTIC: dict = {}
+
+
+def domestic_ranges(state: State, p: int, currencies: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """The domestic trades of ``p`` as listed ranges, one per partner (``trade.trade_partners``) holding a
+    kind ``p`` does not give: any cards (and any amount of the game's ``currencies``) of the hand for any
+    of the partner's, at least one each way, no kind on both sides (``trade.DomesticTrade``); the example
+    gives the first kind held for the first other kind the partner holds. Computed once per position
+    (``memo.per_position``: the hands, and the currencies held, are what it reads); read-only."""
+    players = state.players
+    inputs = (state.current_player, [pl.resources for pl in players],
+              [tuple([pl.extra.get(c, 0) for c in currencies]) for pl in players] if currencies else None)
+    return per_position(_DOMESTIC, (p, currencies), inputs, lambda: _domestic(state, p, currencies))
+
+
+def domestic_example(listed: dict[str, Any]) -> Action:
+    """The example of a listed domestic-trade range, as an action."""
+    ex = listed["example"]
+    return Action(ex["type"], ex["player"], {k: v for k, v in ex.items() if k != "type" and k != "player"})
+
+
+def _domestic(state: State, p: int, currencies: tuple[str, ...]) -> list[dict[str, Any]]:
+    t = "domestic_trade"
+    players = state.players
+    kinds = RESOURCES + currencies
+    hands = []
+    for pl in players:
+        res = pl.resources
+        hand = dict(res) if tuple(res) == RESOURCES else {r: res.get(r, 0) for r in RESOURCES}
         for c in currencies:
-            mine[c] = players[p].extra.get(c, 0)
-        held = [r for r in kinds if mine[r] > 0]
-        if not held:
-            return
-        for q in partners:
-            other = players[q]
-            res = other.resources
-            theirs = {r: res.get(r, 0) for r in RESOURCES}
-            for c in currencies:
-                theirs[c] = other.extra.get(c, 0)
-            pair = None
-            for a in held:
-                for b in kinds:
-                    if b != a and theirs[b] > 0:
-                        pair = a, b
-                        break
-                if pair is not None:
+            hand[c] = pl.extra.get(c, 0)
+        hands.append(hand)
+    mine = hands[p]
+    held = [r for r in kinds if mine[r] > 0]
+    out: list[dict[str, Any]] = []
+    if not held:
+        return out
+    for q in trade_partners(state, p):
+        theirs = hands[q]
+        for a in held:                      # the first (a, b) in kind order: a held, b theirs, a != b
+            for b in kinds:
+                if b != a and theirs[b] > 0:
                     break
-            if pair is None:
+            else:
                 continue
-            a, b = pair
-            spec = {"partner": q, "accepted": True,
-                    "give": {"at_least": 1, "at_most": mine},
-                    "get": {"at_least": 1, "at_most": theirs},
-                    "no_type_on_both_sides": True}
-            ex = Action(type_, p, {"partner": q, "give": {a: 1}, "get": {b: 1}, "accepted": True})
-            yield spec, ex
+            break
+        else:
+            continue
+        out.append({"type": t, "player": p, "partner": q, "accepted": True,
+                    "give": {"at_least": 1, "at_most": mine}, "get": {"at_least": 1, "at_most": theirs},
+                    "no_type_on_both_sides": True,
+                    "example": {"type": t, "player": p, "partner": q, "give": {a: 1}, "get": {b: 1},
+                                "accepted": True}})
+    return out
 
 
 def cards_in_range(cards: dict[str, int], rng: dict[str, Any]) -> bool:

@@ -66,8 +66,9 @@ def expansions_on(options: Optional[Mapping[str, Any]]) -> tuple[Expansion, ...]
 
 def with_expansions(scen: Scenario, options: Optional[Mapping[str, Any]]) -> Scenario:
     """The game's scenario: ``scen`` with the expansions its options switch on stacked above its modules
-    (composed once per scenario and set of expansions, then kept)."""
-    on = expansions_on(options)
+    (composed once per scenario and set of expansions, then kept). An expansion already in the scenario's
+    own stack (a scenario played only with it) is not stacked again."""
+    on = tuple(e for e in expansions_on(options) if not isinstance(scen, e.module))
     if not on:
         return scen
     key = (scen.id, tuple(e.option for e in on))

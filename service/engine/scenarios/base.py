@@ -328,6 +328,10 @@ class Scenario:
         """Harbours used without an own building there: none."""
         return []
 
+    def knight_may_stand(self, state: State, knight: dict, node: Any) -> bool:
+        """A knight may stand on any intersection the Cities & Knights rules allow (CK-KNIGHT-7)."""
+        return True
+
     def army_award(self, state: State, holder: Optional[int]) -> Optional[int]:
         """The Largest Army card's holder after an action (BASE-LA-1..3)."""
         return largest_army(state, holder)

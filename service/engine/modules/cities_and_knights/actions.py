@@ -431,7 +431,9 @@ def _retreat_options(ctx: Ctx, s: State, victim: dict, where: Node) -> list[Node
     trial_victim["node"] = list(where)
     if k is not None:
         k["player"] = -1                                     # the displacer's piece, for the search
-    return [n for n in retreats(trial, ctx.graph, trial_victim, ctx.scenario.ships) if n != where]
+    may = ctx.scenario.knight_may_stand                      # a scenario may keep knights off some places
+    return [n for n in retreats(trial, ctx.graph, trial_victim, ctx.scenario.ships) if n != where
+            and may(s, victim, n)]
 
 
 def displace(ctx: Ctx, s: State, where: Node, newcomer: Optional[dict]) -> None:

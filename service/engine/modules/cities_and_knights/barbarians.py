@@ -20,11 +20,15 @@ def barbarian_strength(s: State) -> int:
     return n
 
 
-def fighters(s: State, chosen: Any = None) -> list[dict]:
-    """The knights that fight: every active knight (CK-BARB-3); with CK-VAR-MEANIES only the active knights
-    each player sends (``chosen``: per player the intersections; a player left out sends all)."""
-    from ...scenarios import scenario_of
-    defends = scenario_of(s).knight_defends            # a module may leave some knights out (TDE5-018)
+def fighters(s: State, chosen: Any = None, scen: Any = None) -> list[dict]:
+    """The knights that fight: every active knight (CK-BARB-3) the scenario lets meet the barbarians
+    (``knight_defends``; ``scen`` the game's stack, found from the state when not given); with
+    CK-VAR-MEANIES only the active knights each player sends (``chosen``: per player the intersections; a
+    player left out sends all)."""
+    if scen is None:
+        from ...scenarios import scenario_of
+        scen = scenario_of(s)
+    defends = scen.knight_defends                      # a module may leave some knights out (TDE5-018, TDE6-023)
     active = [k for k in ck(s)["knights"] if k["active"] and defends(s, k)]
     if not s.options.get("CK-VAR-MEANIES") or not chosen:
         return active
@@ -36,9 +40,9 @@ def fighters(s: State, chosen: Any = None) -> list[dict]:
     return out
 
 
-def defence(s: State, chosen: Any = None) -> int:
+def defence(s: State, chosen: Any = None, scen: Any = None) -> int:
     """CK-BARB-3: the strength of every active knight of every player (CK-VAR-MEANIES: those sent)."""
-    return sum(k["level"] for k in fighters(s, chosen))
+    return sum(k["level"] for k in fighters(s, chosen, scen))
 
 
 def plain_cities(s: State, p: int) -> list:
@@ -48,9 +52,9 @@ def plain_cities(s: State, p: int) -> list:
     return sorted(n for n, (o, k) in s.buildings.items() if o == p and k == "city" and n not in metro and n not in side)
 
 
-def outcome(s: State, chosen: Any = None) -> dict[str, Any]:
+def outcome(s: State, chosen: Any = None, scen: Any = None) -> dict[str, Any]:
     """What an attack now would do: strengths, and who would lose a city or be the defender."""
-    fight = fighters(s, chosen)
+    fight = fighters(s, chosen, scen)
     b, d = barbarian_strength(s), sum(k["level"] for k in fight)
     per = {p: sum(k["level"] for k in fight if k["player"] == p) for p in range(s.num_players)}
     # CK-BARB-6: a tie favours Catan; CK-BARB-9: a defence of 0 is possible, a strength of 0 always beaten
@@ -78,7 +82,7 @@ def attack(ctx: Ctx, s: State) -> None:
     from .turn import NeedChoice, draw_progress, receive_progress
     c = ck(s)
     chosen = ctx.action.get("fighting")
-    o = outcome(s, chosen)
+    o = outcome(s, chosen, ctx.scenario)
     if o["catan_wins"]:
         why = (f"defence {o['defence']} >= barbarians {o['barbarians']}: Catan wins (CK-BARB-6); "
                + (f"player {o['defender']} is the strongest defender" if o["defender"] is not None else
@@ -123,7 +127,7 @@ def attack(ctx: Ctx, s: State) -> None:
             if card is not None:
                 receive_progress(ctx, s, p, card, "defenders tie")
     # CK-BARB-8: every knight inactive, the ship back to its start; the robber (and pirate) wake up.
-    fought = {id(k) for k in fighters(s, chosen)}
+    fought = {id(k) for k in fighters(s, chosen, ctx.scenario)}
     for k in c["knights"]:
         if id(k) in fought or not s.options.get("CK-VAR-MEANIES"):
             k["active"] = False                              # CK-VAR-MEANIES: only those that fought

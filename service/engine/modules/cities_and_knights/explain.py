@@ -18,7 +18,7 @@ from .data import LEVEL_NAMES, METROPOLIS_LEVEL, TRACKS
 def explain_extra(state: State, scen: Any) -> dict[str, Any]:
     if not state.scenario_state.get(store.KEY):
         return {}
-    return {"barbarian_attack": barbarian_attack(state), "improvements": improvements(state),
+    return {"barbarian_attack": barbarian_attack(state, scen), "improvements": improvements(state),
             "ck_victory_points": vp_by_source(state, scen)}
 
 
@@ -26,10 +26,10 @@ def _players(ps: list) -> str:
     return ", ".join(map(str, ps))
 
 
-def barbarian_attack(state: State) -> dict[str, Any]:
-    """What an attack now would do, each step with its rule."""
+def barbarian_attack(state: State, scen: Any = None) -> dict[str, Any]:
+    """What an attack now would do, each step with its rule (the knights ``scen`` lets meet the barbarians)."""
     c = store.ck(state)
-    o = outcome(state)
+    o = outcome(state, None, scen)
     n = state.num_players
     pos, steps = c["barbarian"], c["barbarian_steps"]
     side = store.sideways(state)

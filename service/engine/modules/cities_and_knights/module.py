@@ -475,7 +475,7 @@ class CitiesAndKnights:
         from .barbarians import outcome
         from .turn import hand_limit
         n = state.num_players
-        o = outcome(state)
+        o = outcome(state, None, self)
         out["cities_and_knights"] = {
             "barbarians": {"position": c["barbarian"], "steps": c["barbarian_steps"],
                            "to_attack": c["barbarian_steps"] - c["barbarian"], "attacks": c["attacks"],
@@ -505,7 +505,7 @@ class CitiesAndKnights:
 
     def board_layers(self, state: State, graph: MapGraph) -> list:
         from .pictures import board_layers
-        return [*super().board_layers(state, graph), *board_layers(state)]
+        return [*super().board_layers(state, graph), *board_layers(state, self)]
 
     def explain_extra(self, state: State, graph: MapGraph) -> dict[str, Any]:
         from .explain import explain_extra

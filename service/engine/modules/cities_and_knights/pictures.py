@@ -18,7 +18,7 @@ TRACK_COLOUR = {"trade": "#fdd835", "politics": "#1e88e5", "science": "#43a047"}
 TRACK_LETTER = {"trade": "T", "politics": "P", "science": "S"}
 
 
-def board_layers(state: State) -> list[Any]:
+def board_layers(state: State, scen: Any = None) -> list[Any]:
     c = state.scenario_state.get(store.KEY)
     if not c:
         return []
@@ -47,14 +47,14 @@ def board_layers(state: State) -> list[Any]:
     out.append(Layer("ck-merchant", "merchant (CK-PROG-T3)", "triangle", "#8d6e63", (
         Glyph(tuple(m["hex"]), "M", m["player"],
               f"player {m['player']}'s merchant: 2:1 for this hex's resource and 1 VP (CK-PROG-T3)"),) if m else ()))
-    out += [barbarian_panel(state), improvement_panel(state)]
+    out += [barbarian_panel(state, scen), improvement_panel(state)]
     return out
 
 
-def barbarian_panel(state: State) -> Panel:
+def barbarian_panel(state: State, scen: Any = None) -> Panel:
     """The barbarian ship's track (its position of the steps to Catan), its strength against the knights."""
     c = store.ck(state)
-    o = outcome(state)
+    o = outcome(state, None, scen)
     pos, steps = c["barbarian"], c["barbarian_steps"]
     per = ", ".join(f"player {p}: {v}" for p, v in o["knights"].items())
     if o["catan_wins"]:

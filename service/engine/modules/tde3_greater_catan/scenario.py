@@ -34,6 +34,7 @@ from ...scenarios.seafarers import Seafarers
 from ...islands import island_map
 from ...spec import HEX, NODE, Any_, F, Int, List, Map, Null, Obj, Str, Type
 from ...state import State
+from . import pictures
 from .maps import COMPONENT_TABLES, MAPS, RESERVE
 
 #: TDE3-009..014 (R-026): the impoverishment rule as the TD&E book words it. Limitation 1 is RED, 2 is
@@ -156,6 +157,19 @@ class GreaterCatanTDE(ReserveTokens, MappedScenario, Seafarers):   # TDE3-001: b
         out = super().derived_extra(state, graph)
         out["impoverishment"] = impoverishment(state, self.home(state))
         return out
+
+    def board_layers(self, state: State, graph: MapGraph) -> list:
+        """Hexes awaiting a token, home hexes whose token moved, buildings left without production."""
+        return [*super().board_layers(state, graph),
+                *pictures.impoverishment_layers(impoverishment(state, self.home(state)))]
+
+    def explain_extra(self, state: State, graph: MapGraph) -> dict[str, Any]:
+        from ...explain import vp_by_source
+        imp = impoverishment(state, self.home(state))
+        return {**super().explain_extra(state, graph),
+                "impoverishment": pictures.impoverishment_explained(state, imp),
+                "cities": pictures.cities_explained(state, self),
+                "victory_points": vp_by_source(state, self, {})}
 
 
 def impoverishment(state: State, home: set[Hex]) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from ...scenarios.seafarers import Seafarers
 from ...spec import EDGE, HEX, NODE, PLAYER, Bool, F, Int, List, Map, Null, Obj, Str, by_player
 from ...state import State
 from . import dragons as D
+from . import pictures
 from .actions import (DRAGON_KNIGHT, StealCard, invading_roll, knight_candidates, knight_violations, remove_dragon,
                       steal_candidates)
 from .maps import MAP_SPECS, component_table, fixed_harbors
@@ -270,6 +271,17 @@ class DesertDragons(MappedScenario, Seafarers, edition=Edition(
             "vp_blocked": vp_blocked,
         })
         return out
+
+    def board_layers(self, state: State, graph) -> list:
+        """The dragons (per desert and per hex), the next invasion targets, blocked roads and buildings."""
+        return [*super().board_layers(state, graph), *pictures.dragon_layers(state)]
+
+    def explain_extra(self, state: State, graph) -> dict[str, Any]:
+        from ...explain import vp_by_source
+        return {**super().explain_extra(state, graph), "dragons": pictures.dragons_explained(state, self),
+                "blocked": pictures.blocked_explained(state), "seven": pictures.seven_explained(),
+                "victory_points": vp_by_source(state, self, {
+                    "blocked_buildings": "blocked buildings taken back (0 VP while blocked, TDE4-019)"})}
 
     # -- the position ------------------------------------------------------------------------------
     def validate_state(self, state: State) -> list[tuple[str, str]]:

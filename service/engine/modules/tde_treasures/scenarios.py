@@ -36,6 +36,7 @@ from ...scenarios.hooks import (DISCOVERED, DISCOVERIES, EXPLORING_ACTIONS, awar
                                 discovery_violations, mainland_of, placed_edges, setup_area_violations)
 from ...scenarios.mapdata import TDE_BOOK, Edition, MappedScenario, MapSpec, drawn_slots, parse_rows
 from ...scenarios.seafarers import Seafarers
+from . import pictures
 from .treasures import (KINDS, MAX_KEPT, SPECIAL_PORTS, TREASURE_STATE, AttachSpecialPort, ClaimReward,
                         claim_candidates, deal_treasures, kept, pending, port_candidates, port_owed, port_sites,
                         resolve_placements)
@@ -238,9 +239,16 @@ class TreasureRules(MappedScenario, Seafarers):
     def kept_benefits(self, state: State, graph: MapGraph, p: int) -> dict[str, Any]:
         return {}
 
-    def board_tokens(self, state: State) -> dict:
-        """The treasure tokens on the board, drawn chest side up ("T": what they give stays hidden)."""
-        return {tuple(t["node"]): "T" for t in state.scenario_state.get("treasures") or []}
+    def board_layers(self, state: State, graph: MapGraph) -> list:
+        """The face-down hexes, the treasure tokens (chest side up: what they give stays hidden) and, in
+        TDE2, the special ports attached (``pictures.py``)."""
+        return [*super().board_layers(state, graph), *pictures.treasure_layers(state, self)]
+
+    def explain_extra(self, state: State, graph: MapGraph) -> dict[str, Any]:
+        out = {**super().explain_extra(state, graph), "treasures": pictures.treasures_explained(state, self)}
+        if self.may_keep:
+            out["kept_treasures"] = pictures.kept_explained(state, graph, self)
+        return out
 
 
 # -- TDE1 ------------------------------------------------------------------------------------------------
@@ -315,6 +323,11 @@ class TreasureIslands(TreasureRules, edition=Edition(
                               "by_player": {str(i): p.svp for i, p in enumerate(state.players)},
                               "shared_victory": self.shared_victory(state)}
         return out
+
+    def explain_extra(self, state: State, graph: MapGraph) -> dict[str, Any]:
+        from ...explain import vp_by_source
+        return {**super().explain_extra(state, graph), "catan_chips": pictures.chips_explained(state, self),
+                "victory_points": vp_by_source(state, self, {"special": "Catan chips (1 VP each, TDE1-013)"})}
 
     def shared_victory(self, state: State) -> list[int]:
         """R-003: the players tied on the highest VP when the game ended on the 14th chip (TDE1-015)."""
@@ -426,6 +439,12 @@ class DepartureIntoTheUnknown(TreasureRules, edition=Edition(
         """TDE2-019 (R-060): 3 kept treasure tokens are worth 1 VP, 4 are worth 2 VP in all."""
         k = kept(state, player)
         return {"treasures": 2 if k >= 4 else 1 if k == 3 else 0}
+
+    def explain_extra(self, state: State, graph: MapGraph) -> dict[str, Any]:
+        from ...explain import vp_by_source
+        return {**super().explain_extra(state, graph),
+                "victory_points": vp_by_source(state, self, {
+                    "treasures": "kept treasure tokens (3 kept: 1 VP, 4 kept: 2 VP; TDE2-019, R-060)"})}
 
     def kept_benefits(self, state: State, graph: MapGraph, p: int) -> dict[str, Any]:
         k = kept(state, p)
