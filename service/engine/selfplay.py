@@ -118,7 +118,7 @@ def leaning(scen) -> tuple:
     """What random play leans towards in ``scen``'s game: the building types (``PROGRESS``), then what the
     game's modules declare (``PLAY_LEAN``: ``module.PlayLean`` entries, e.g. a scenario whose end is reached
     by other actions than building)."""
-    return PROGRESS + tuple(getattr(scen.composition, "play_lean", ()))
+    return PROGRESS + tuple(scen.composition.play_lean)
 
 
 def pick_action(la, rng: Rng, lean: tuple = PROGRESS, state: Optional[State] = None) -> Optional[Action]:
