@@ -198,6 +198,11 @@ CK_EVENTS = (
               "CK-PROG-3: a progress card played"),
     EventSpec("deck_empty", {"deck": F(Str(TRACKS), required=True), "player": _P}, "CK-PROG-2: nothing to draw"),
     EventSpec("aqueduct", {"player": _P}, "CK-IMP-5: an Aqueduct owner takes a resource of choice"),
+    # CK-IMP-5 on a map without gold fields too: the Aqueduct's pick is owed and chosen like a gold-field pick
+    EventSpec("gold_owed", {"players": F(Map(Int(0, 100), max_len=4), required=True)},
+              "Picks of a resource of choice a roll gives (gold fields, SEA-024; the Aqueduct, CK-IMP-5)."),
+    EventSpec("gold_chosen", {"player": _P, "resources": F(Map(Int(0, 100)), required=True)},
+              "A player picked resources of choice (a gold field or the Aqueduct)."),
     EventSpec("robber_sleeps", {"until": F(Str(max_len=80))}, "CK-SEVEN-3: the robber does not move before the first attack"),
     EventSpec("knight_activated", {"player": _P, "node": _N}, "CK-KNIGHT-3"),
     EventSpec("knight_promoted", {"player": _P, "node": _N, "level": F(Int(1, 3), required=True)}, "CK-KNIGHT-4"),

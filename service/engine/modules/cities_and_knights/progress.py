@@ -7,7 +7,7 @@ carried by the action, as observed at the table, like the choices of the roll.
 """
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import permutations
 from typing import Any, Iterable, Optional
 
 from ...actions import WRONG_PHASE_RULE, own_handler
@@ -698,13 +698,13 @@ def progress_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Ite
                     yield mk(card, node=n)
         elif card == "inventor":
             ok = sorted(x for x, t in s.hexes.items() if t.number is not None and t.number not in (2, 12, 6, 8))
-            for a_, b_ in list(combinations(ok, 2))[:30]:
+            for a_, b_ in permutations(ok, 2):              # the two hexes in either order
                 yield mk(card, hexes=[a_, b_])
         elif card == "smith":
             own = [tuple(k["node"]) for k in store.knights(s) if k["player"] == p]
             for n in own:
                 yield mk(card, nodes=[n])
-            for a_, b_ in combinations(own, 2):
+            for a_, b_ in permutations(own, 2):             # promoted one after the other, either order
                 yield mk(card, nodes=[a_, b_])
         elif card == "road_building":
             yield from _road_building(s, graph, scen, p)
@@ -712,19 +712,24 @@ def progress_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Ite
             for hx in sorted(s.hexes):
                 yield mk(card, hex=hx)
         elif card == "deserter":
+            mine = network_nodes(s, graph, p, scen.ships)
             for k in store.knights(s):
                 if k["player"] != p:
                     yield mk(card, target=k["player"], removed=tuple(k["node"]))
+                    for n in sorted(mine):                  # and a knight of yours placed (CK-PROG-P3)
+                        yield mk(card, target=k["player"], removed=tuple(k["node"]), node=n)
         elif card == "diplomat":
             for e in sorted(list(s.roads) + list(s.ships)):
                 if open_road(s, graph, e):
                     yield mk(card, edge=e)
+                    if s.roads.get(e, s.ships.get(e)) == p:
+                        yield from _replacements(s, graph, scen, p, e)
         elif card == "intrigue":
             for k in store.knights(s):
                 if k["player"] != p:
                     trial = Ctx(s, mk(card), graph, scen)
                     opts = _retreat_options(trial, s, dict(k), tuple(k["node"]))
-                    for r in (opts[:3] or [None]):
+                    for r in (opts or [None]):
                         yield mk(card, node=tuple(k["node"]), retreat=r)
         elif card in ("saboteur", "wedding"):
             ctx = Ctx(s, mk(card), graph, scen)
@@ -792,7 +797,7 @@ def _road_building(s: State, graph: MapGraph, scen: Any, p: int) -> Iterable[Act
             if not site(probe, e, "") and not conn(probe, e, p, ""):
                 firsts.append((k, e))
     avail = sum(s.players[p].supply.get(k + "s", 0) for k in kinds)
-    for k1, e1 in firsts[:12]:
+    for k1, e1 in firsts:
         if avail == 1:
             yield Action("play_progress", p, {"card": "road_building", "pieces": [{"kind": k1, "edge": e1}]})
             continue
@@ -806,9 +811,20 @@ def _road_building(s: State, graph: MapGraph, scen: Any, p: int) -> Iterable[Act
                 if not site(probe2, e2, "") and not conn(probe2, e2, p, ""):
                     yield Action("play_progress", p, {"card": "road_building",
                                                       "pieces": [{"kind": k1, "edge": e1}, {"kind": k2, "edge": e2}]})
-                    n += 1
-                    if n >= 3:
-                        break
+
+
+def _replacements(s: State, graph: MapGraph, scen: Any, p: int, e) -> Iterable[Action]:
+    """CK-PROG-P4, CK-SEA-11: the Diplomat removing ``p``'s own open road (or ship) ``e``, then every edge
+    where it could go again as the piece it was (the placement checks on the board without it)."""
+    tmp = s.copy()
+    ship = e in tmp.ships
+    tmp.roads.pop(e, None)
+    tmp.ships.pop(e, None)
+    probe = Ctx(tmp, Action("play_progress", p, {}), graph, scen)
+    site, conn = (ship_site, ship_connected) if ship else (road_site, road_connected)
+    for e2 in graph.edges:
+        if not site(probe, e2, "") and not conn(probe, e2, p, ""):
+            yield Action("play_progress", p, {"card": "diplomat", "edge": e, "replace": e2})
 
 
 __all__ = ["PlayProgress", "CARDS_PLAYED", "progress_candidates", "open_road", "merchant_hexes"]
