@@ -11,11 +11,12 @@ from itertools import product
 import pytest
 
 from service.engine.core import Action
-from service.engine.legal import action_json, legal_actions, violations_of
+from service.engine.legal import action_json, legal_actions, range_admits, sample_range, violations_of
+from service.engine.rng import Rng
 from service.engine.scenarios import get_scenario, with_expansions
 
 from .ck_util import (E_N_NE, E_NE_SE, E_NW_N, E_S_SW, E_SE_S, E_SW_NW, NE, NW, OPT, SE, SW, N, S, board, ck, hand,
-                      knight, position, with_cards)
+                      knight, position, with_cards, with_commodities)
 
 
 @functools.lru_cache(maxsize=1)
@@ -194,3 +195,70 @@ def test_master_merchant_every_take_listed(held):
         return [{"target": q, "take": t} for q in (1, 2) for t in one + [{k: 2} for k in CARDS] +
                 [{a: 1, b: 1} for a in CARDS for b in CARDS if a < b]]
     assert every_legal_play_listed(st, "master_merchant", sup, "CK-PROG-T2") >= 1
+
+
+# -- CK-PROG-P6 / P9 / T1: the plays given as ranges -----------------------------------------------------
+
+def every_legal_play_in_a_range(st: dict, card: str, superset, rule: str, p: int = 0) -> int:
+    """Plays of ``card`` from ``superset`` that adjudicate legal all lie inside one of its ranges (and none
+    is listed one by one); samples of each range and its example adjudicate legal; the legal plays found."""
+    state, graph = _load(st)
+    scen = _scen("base")
+    la = legal_actions(state, graph, scen, p)
+    assert not [a for a in la.actions.get("play_progress", []) if a.get("card") == card]
+    specs = [r for r in la.ranges.get("play_progress", []) if r["card"] == card]
+    assert specs, rule
+    rng = Rng(5, 0)
+    for spec in specs:
+        ex = spec["example"]
+        ex_a = Action(ex["type"], ex["player"], {k: v for k, v in ex.items() if k not in ("type", "player")})
+        assert range_admits("play_progress", spec, ex_a) and not violations_of(state, ex_a, graph, scen), rule
+        for _ in range(20):
+            a = sample_range(spec, rng)
+            assert range_admits("play_progress", spec, a), (rule, action_json(a))
+            assert not violations_of(state, a, graph, scen), (rule, action_json(a))
+    found = 0
+    for params in superset(state, graph):
+        a = Action("play_progress", p, {"card": card, **params})
+        inside = any(range_admits("play_progress", spec, a) for spec in specs)
+        legal = not violations_of(state, a, graph, scen)
+        found += legal
+        assert inside == legal, f"{rule}: {'legal but in no range' if legal else 'in a range but illegal'}: " \
+                                f"{action_json(a)}"
+    return found
+
+
+def _gifts(qs, kinds, most=2):
+    """Every gift of 0..``most`` cards of ``kinds`` per player of ``qs`` (and none)."""
+    one = [{}] + [{k: 1} for k in kinds] + [{k: 2} for k in kinds] + [{a: 1, b: 1} for a in kinds for b in kinds
+                                                                     if a < b]
+    one = [g for g in one if sum(g.values()) <= most]
+    out = [{}]
+    for q in qs:
+        out = [{**o, str(q): g} for o in out for g in one]
+    return out
+
+
+def test_saboteur_and_wedding_every_choice_in_a_range():
+    """CK-PROG-P6: each player with as many VP or more discards half their cards, any of them;
+    CK-PROG-P9: each richer player gives 2 of their choice: every legal choice lies inside the range."""
+    kinds = ("brick", "wool", "ore", "cloth")
+    c = with_commodities(with_cards(ck(), 0, "saboteur", "wedding"), 1, cloth=1)
+    st = position(ck_state=c, cities=((0, N), (1, S), (1, (-2, 2, "N")), (2, (1, -1, "N"))),
+                  hands={1: hand(wool=2, brick=1), 2: hand(ore=2, wool=1, brick=1)})
+    sup = lambda s, g: [{"cards": x} for x in _gifts((1, 2), kinds)]  # noqa: E731
+    assert every_legal_play_in_a_range(st, "saboteur", sup, "CK-PROG-P6") == 4 * 4      # players 1 and 2 (as many VP)
+    assert every_legal_play_in_a_range(st, "wedding", sup, "CK-PROG-P9") == 4          # player 1 only (more VP)
+
+
+def test_commercial_harbor_every_offer_in_a_range():
+    """CK-PROG-T1: any opponents offered one resource each (within the hand), each returning one of their
+    commodities, or nothing when they hold none: every legal offer lies inside the range."""
+    from service.engine.modules.cities_and_knights.data import COMMODITIES
+    c = with_commodities(with_cards(ck(), 0, "commercial_harbor"), 1, cloth=1, coin=1)
+    st = position(ck_state=c, hands={0: hand(wool=1, ore=2)})
+
+    def sup(state, graph):
+        one = [None] + [{"give": r, "get": g} for r in ("wool", "ore", "brick") for g in (None,) + COMMODITIES]
+        return [{"offers": {k: v for k, v in (("1", a), ("2", b)) if v is not None}} for a in one for b in one]
+    assert every_legal_play_in_a_range(st, "commercial_harbor", sup, "CK-PROG-T1") > 5

@@ -30,6 +30,7 @@ from ...spec import EDGE, HEX, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Ma
 from ...state import DEV_CARDS, State
 from . import store
 from .discards import RANGES as DISCARD_RANGES
+from .progress_ranges import RANGES as PROGRESS_RANGES
 from .data import (BARBARIAN_STEPS, CARD_NAMES, CARDS, COMMODITIES, COSTS, DECKS, EVENTS, NAMES_2025, PROGRESS_CARDS,
                    PROGRESS_LIMIT, SEA_VP_RAISE, TRACKS, VP_TARGET, card_id)
 
@@ -153,7 +154,7 @@ CK_ACTION_SPECS = (
         "resource": F(Str(tuple(c for c in CARDS if c not in COMMODITIES)), nullable=True,
                       doc="Resource Monopoly: the resource"),
         "commodity": F(Str(COMMODITIES), nullable=True, doc="Trade Monopoly: the commodity"),
-    }, "Play a progress card (CK-PROG-3).", handler=_p("PlayProgress"), candidates=_pc),
+    }, "Play a progress card (CK-PROG-3).", handler=_p("PlayProgress"), candidates=_pc, ranges=PROGRESS_RANGES),
     ActionSpec("end_turn", {"put_back": F(List(_NAME, max_len=10), nullable=True,
                                           doc="CK-PROG-5: the progress cards put back to end the turn with 4")},
                candidates=_cands("end_turn_candidates")),

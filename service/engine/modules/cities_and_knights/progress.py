@@ -403,6 +403,9 @@ def _owed_half(s: State, p: int) -> int:
 
 def _gifts_violation(ctx: Ctx, key: str, owed: dict[int, int], card: str) -> list[Violation]:
     gifts = ctx.action.get(key) or {}
+    for q, g in gifts.items():
+        if int(q) not in owed and any((g or {}).values()):
+            return _v(card, f"player {q} owes no card", f"/action/{key}/{q}")
     for q, n in owed.items():
         g = {k: v for k, v in (gifts.get(str(q)) or {}).items() if v}
         held = store.cards_of(ctx.state, q)
@@ -678,7 +681,8 @@ class PlayProgress:
 # -- candidates ------------------------------------------------------------------------------------------
 
 def progress_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Iterable[Action]:
-    """A superset of the legal plays of the cards ``p`` holds (each filtered by ``adjudicate``'s checks)."""
+    """A superset of the legal plays of the cards ``p`` holds (each filtered by ``adjudicate``'s checks);
+    the Saboteur, the Wedding and the Commercial Harbor are given as ranges (``progress_ranges``)."""
     if state.phase != "main" or p != state.current_player or store.KEY not in state.scenario_state:
         return
     s = state
@@ -731,30 +735,10 @@ def progress_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Ite
                     opts = _retreat_options(trial, s, dict(k), tuple(k["node"]))
                     for r in (opts or [None]):
                         yield mk(card, node=tuple(k["node"]), retreat=r)
-        elif card in ("saboteur", "wedding"):
-            ctx = Ctx(s, mk(card), graph, scen)
-            owed = CARDS_PLAYED[card].owed(ctx)
-            gifts = {}
-            for q, n in owed.items():
-                held = store.cards_of(s, q)
-                g: dict[str, int] = {}
-                for k in CARDS:
-                    t = min(n - sum(g.values()), held.get(k, 0))
-                    if t:
-                        g[k] = t
-                gifts[str(q)] = g
-            yield mk(card, cards=gifts)
         elif card == "spy":
             for q in opponents:
                 for c in sorted(x for x, n in store.hand_of(s, q).items() if n):
                     yield mk(card, target=q, progress=c)
-        elif card == "commercial_harbor":
-            mine = [r for r in RESOURCES if s.players[p].resources.get(r, 0)]
-            for q in opponents:
-                theirs = [c for c, n in store.commodities_of(s, q).items() if n]
-                for r in mine[:2]:
-                    for c in (theirs or [None]):
-                        yield mk(card, offers={str(q): {"give": r, "get": c}})
         elif card == "master_merchant":
             for q in opponents:
                 held = store.cards_of(s, q)
