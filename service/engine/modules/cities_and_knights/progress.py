@@ -781,6 +781,14 @@ def _road_building(s: State, graph: MapGraph, scen: Any, p: int) -> Iterable[Act
             if not site(probe, e, "") and not conn(probe, e, p, ""):
                 firsts.append((k, e))
     avail = sum(s.players[p].supply.get(k + "s", 0) for k in kinds)
+    near = set()                            # the network's intersections: a second piece touches one, or the first
+    for n, (o, _) in s.buildings.items():
+        if o == p and n in graph.node_index:
+            near.add(graph.node_index[n])
+    for pieces in (s.roads, s.ships):
+        for e, o in pieces.items():
+            if o == p and e in graph.edge_index:
+                near.update(graph.edge_node_ids[graph.edge_index[e]])
     for k1, e1 in firsts:
         if avail == 1:
             yield Action("play_progress", p, {"card": "road_building", "pieces": [{"kind": k1, "edge": e1}]})
@@ -788,10 +796,11 @@ def _road_building(s: State, graph: MapGraph, scen: Any, p: int) -> Iterable[Act
         tmp = s.copy()
         (tmp.roads if k1 == "road" else tmp.ships)[e1] = p
         probe2 = Ctx(tmp, Action("play_progress", p, {}), graph, scen)
+        ends = near | set(graph.edge_node_ids[graph.edge_index[e1]])
+        seconds = sorted({graph.edges[x] for n in ends for x in graph.node_edge_ids[n]} - {e1})
         for k2 in kinds:
             site, conn = (road_site, road_connected) if k2 == "road" else (ship_site, ship_connected)
-            n = 0
-            for e2 in graph.edges:
+            for e2 in seconds:
                 if not site(probe2, e2, "") and not conn(probe2, e2, p, ""):
                     yield Action("play_progress", p, {"card": "road_building",
                                                       "pieces": [{"kind": k1, "edge": e1}, {"kind": k2, "edge": e2}]})
