@@ -69,6 +69,16 @@ def settlement_connected(ctx: Ctx, node: Node, player: int, path: str) -> list[V
                       f"none of player {player}'s {what}s touches {node_str(node)}", path)]
 
 
+def settlement_connection_nodes(graph: Any, piece_ids: Any) -> set[int]:
+    """The rule of :func:`settlement_connected` read the other way round, for listing: the ids of the
+    intersections at an end of the player's roads and ships (``piece_ids``), where a settlement may touch one."""
+    ends = graph.edge_node_ids
+    out: set[int] = set()
+    for eid in piece_ids:
+        out.update(ends[eid])
+    return out
+
+
 def _edge_of_kind(g: Any, edge: Edge, fits: Any, rule: str, need: str, path: str) -> tuple[Any, list[Violation]]:
     """The index of ``edge`` on the board and no violation when a piece may lie there (``fits(edge index)``:
     land for a road, sea for a ship); else the violation of ``rule`` saying what the edge is."""
@@ -142,6 +152,24 @@ def road_connected(ctx: Ctx, edge: Edge, player: int, path: str) -> list[Violati
                           f"{edge_str(edge)} touches your ship but no road or building of yours", path)]
     return [Violation("BASE-BUILD-4", f"a new road must touch your own road, settlement or city; "
                       f"{edge_str(edge)} touches none of player {player}'s", path)]
+
+
+def connection_edges(graph: Any, buildings: Any, building_ids: Any, piece_ids: Any) -> set[int]:
+    """The connection rule of :func:`road_connected` / :func:`ship_connected` read the other way round, for
+    listing: the ids of every edge a new piece may touch, given the ids of the player's buildings and of
+    their pieces of that kind (own roads for a road, own ships for a ship). An own building anchors every
+    edge at it; an own piece anchors the edges at its ends that hold no building (an opponent's building
+    there breaks it, BASE-BUILD-5); a road never continues a ship but at a building (SEA-009), since only
+    pieces of its own kind are given. The property tests of the legal-action list hold the two forms equal."""
+    nodes, node_edges, ends = graph.nodes, graph.node_edge_ids, graph.edge_node_ids
+    out: set[int] = set()
+    for nid in building_ids:
+        out.update(node_edges[nid])
+    for eid in piece_ids:
+        for nid in ends[eid]:
+            if nodes[nid] not in buildings:
+                out.update(node_edges[nid])
+    return out
 
 
 def ship_site(ctx: Ctx, edge: Edge, path: str, ignore: Optional[Edge] = None) -> list[Violation]:

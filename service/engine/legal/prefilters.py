@@ -9,7 +9,7 @@ from ..actions.trade import harbor_rates, strict_phases_closed
 from ..bank import COSTS, can_pay
 from ..core import Action
 from ..mapgraph import RESOURCES, MapGraph
-from ..placement import piece_at_edge, settlement_site_fault
+from ..placement import connection_edges, piece_at_edge, settlement_connection_nodes, settlement_site_fault
 from ..state import State
 
 # -- prefilters: the candidates worth judging ----------------------------------------------------------
@@ -67,21 +67,9 @@ class _Pos:
         return self._ship_ids
 
     def reach(self, piece_ids: list[int]) -> set[int]:
-        """Edge ids a new piece of the kind of ``piece_ids`` (own roads, or own ships) may connect on
-        (``placement.road_connected``/``ship_connected``, whose anchors are an own building at an end, or
-        an end without a building where such a piece lies): every edge at an own building, and every edge
-        at an end of such a piece that holds no building."""
-        g, buildings = self.graph, self.state.buildings
-        nodes, node_edges = g.nodes, g.node_edge_ids
-        out: set[int] = set()
-        for nid in self.building_ids:
-            out.update(node_edges[nid])
-        ends = g.edge_node_ids
-        for eid in piece_ids:
-            for nid in ends[eid]:
-                if nodes[nid] not in buildings:
-                    out.update(node_edges[nid])
-        return out
+        """Edge ids a new piece of the kind of ``piece_ids`` (own roads, or own ships) may connect on:
+        ``placement.connection_edges``, the listing form of ``road_connected``/``ship_connected``."""
+        return connection_edges(self.graph, self.state.buildings, self.building_ids, piece_ids)
 
 
 def _setup_last_id(state: State, graph: MapGraph) -> Optional[int]:
@@ -91,21 +79,15 @@ def _setup_last_id(state: State, graph: MapGraph) -> Optional[int]:
 
 def _f_settlement(state, graph, scen, p, pos):
     # builder and set-up step (``_setup_step``), the site (``placement.settlement_site_fault``), and after
-    # set-up a touch on an own road or ship (``placement.settlement_connected``, read as the ends of the
-    # player's roads and ships); supply and cost: the type's block.
+    # set-up a touch on an own road or ship (``placement.settlement_connection_nodes``, the listing form of
+    # ``settlement_connected``); supply and cost: the type's block.
     setup = _setup_step(state, p, "settlement")
     if setup is None:
         return []
     if setup:
         ids: Iterable[int] = range(len(graph.nodes))
     else:
-        ends = graph.edge_node_ids
-        near: set[int] = set()
-        for eid in pos.road_ids:
-            near.update(ends[eid])
-        for eid in pos.ship_ids:
-            near.update(ends[eid])
-        ids = sorted(near)
+        ids = sorted(settlement_connection_nodes(graph, pos.road_ids + pos.ship_ids))
     nodes, buildings = graph.nodes, state.buildings
     return [Action("build_settlement", p, {"node": nodes[nid]}) for nid in ids
             if settlement_site_fault(graph, buildings, nid) is None]
@@ -124,7 +106,7 @@ def _setup_step(state: State, p: int, step: str) -> Optional[bool]:
 def _edge_pieces(type_: str, site_ok: Callable[[MapGraph, int], bool], piece_ids_of: str):
     def gen(state, graph, scen, p, pos):
         # builder and set-up step (``_setup_step``); in set-up the touch on the last settlement, after it
-        # the connection (``placement.road_connected``/``ship_connected``, read as ``_Pos.reach``); an empty
+        # the connection (``placement.connection_edges``, via ``_Pos.reach``); an empty
         # edge of the right kind (``MapGraph.road_edge``/``ship_edge``, ``placement.piece_at_edge``);
         # supply and cost: the type's block.
         setup = _setup_step(state, p, "road")
