@@ -190,8 +190,10 @@ def sail_covered(la, a: Action, state, graph) -> bool:
 
 
 def listed(la, a: Action, state=None, graph=None) -> bool:
-    if a.type in la.ranges:
-        return any(range_admits(a.type, spec, a) for spec in la.ranges[a.type])
+    if a.type in la.ranges and any(range_admits(a.type, spec, a) for spec in la.ranges[a.type]):
+        return True
+    if a.type in la.ranges and a.type not in la.actions:
+        return False
     if a.type == "sail_ship":
         return sail_covered(la, a, state, graph)
     return _key(a) in {_key(x) for x in la.actions.get(a.type, [])}

@@ -14,7 +14,9 @@ Some choices are too many to list and are described as *ranges* instead, each wi
 example that was checked: discarding (any cards of the hand adding up to the count owed), Year of Plenty
 and gold-field picks (any cards of the bank adding up to the count), domestic trades (any cards, and any
 currency a module declares, of one hand for any of the other's, at least one each way, no kind on both
-sides), and a module's own ranged types by its ``RangeKind`` (GOLD's trades with the bank).
+sides), and a module's own ranged types by its ``RangeKind`` (GOLD's trades with the bank). A listed
+type may give some of its choices as ranges too, by its ``RangeKind`` (C&K's ``play_progress``: the cards
+asking other players for cards of their choice), the ranges then beside its listed actions.
 
 Listing conventions: parameters that report a chance outcome (dice, a drawn or stolen card, what an
 unexplored space turned out to be) are listed at their default, left to the seeded generator; GOLD's
@@ -188,6 +190,12 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
                 skip_from.add(a.get("from"))       # the ship itself may not move: no destination helps
         if found:
             out.actions[t] = found
+        kind = comp.actions[t].ranges if t in comp.actions else None
+        if kind is not None:                # a listed type with some choices given as ranges (a module's)
+            for spec, example in kind.specs(state, graph, scenario, player):
+                if is_legal(state, example, graph, scenario):
+                    out.ranges.setdefault(t, []).append({"type": t, "player": player, **spec,
+                                                         "example": action_json(example)})
     return out
 
 

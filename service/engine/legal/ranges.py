@@ -182,6 +182,10 @@ def random_action(la: LegalActions, rng: Rng) -> Optional[Action]:
     t = types[rng.below(len(types))]
     if t in la.actions:
         acts = la.actions[t]
+        specs = la.ranges.get(t)
+        if specs:                           # a listed type with ranges beside: one of either, uniformly
+            i = rng.below(len(acts) + len(specs))
+            return acts[i] if i < len(acts) else sample_range(specs[i - len(acts)], rng)
         return acts[rng.below(len(acts))]
     specs = la.ranges[t]
     return sample_range(specs[rng.below(len(specs))], rng)

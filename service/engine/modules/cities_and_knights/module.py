@@ -30,6 +30,7 @@ from ...spec import EDGE, HEX, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Ma
 from ...state import DEV_CARDS, State
 from . import store
 from .discards import RANGES as DISCARD_RANGES
+from .progress_ranges import RANGES as PROGRESS_RANGES
 from .data import (BARBARIAN_STEPS, CARD_NAMES, CARDS, COMMODITIES, COSTS, DECKS, EVENTS, NAMES_2025, PROGRESS_CARDS,
                    PROGRESS_LIMIT, SEA_VP_RAISE, TRACKS, VP_TARGET, card_id)
 
@@ -153,7 +154,7 @@ CK_ACTION_SPECS = (
         "resource": F(Str(tuple(c for c in CARDS if c not in COMMODITIES)), nullable=True,
                       doc="Resource Monopoly: the resource"),
         "commodity": F(Str(COMMODITIES), nullable=True, doc="Trade Monopoly: the commodity"),
-    }, "Play a progress card (CK-PROG-3).", handler=_p("PlayProgress"), candidates=_pc),
+    }, "Play a progress card (CK-PROG-3).", handler=_p("PlayProgress"), candidates=_pc, ranges=PROGRESS_RANGES),
     ActionSpec("end_turn", {"put_back": F(List(_NAME, max_len=10), nullable=True,
                                           doc="CK-PROG-5: the progress cards put back to end the turn with 4")},
                candidates=_cands("end_turn_candidates")),
@@ -198,6 +199,11 @@ CK_EVENTS = (
               "CK-PROG-3: a progress card played"),
     EventSpec("deck_empty", {"deck": F(Str(TRACKS), required=True), "player": _P}, "CK-PROG-2: nothing to draw"),
     EventSpec("aqueduct", {"player": _P}, "CK-IMP-5: an Aqueduct owner takes a resource of choice"),
+    # CK-IMP-5 on a map without gold fields too: the Aqueduct's pick is owed and chosen like a gold-field pick
+    EventSpec("gold_owed", {"players": F(Map(Int(0, 100), max_len=4), required=True)},
+              "Picks of a resource of choice a roll gives (gold fields, SEA-024; the Aqueduct, CK-IMP-5)."),
+    EventSpec("gold_chosen", {"player": _P, "resources": F(Map(Int(0, 100)), required=True)},
+              "A player picked resources of choice (a gold field or the Aqueduct)."),
     EventSpec("robber_sleeps", {"until": F(Str(max_len=80))}, "CK-SEVEN-3: the robber does not move before the first attack"),
     EventSpec("knight_activated", {"player": _P, "node": _N}, "CK-KNIGHT-3"),
     EventSpec("knight_promoted", {"player": _P, "node": _N, "level": F(Int(1, 3), required=True)}, "CK-KNIGHT-4"),

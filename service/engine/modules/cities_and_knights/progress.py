@@ -7,7 +7,7 @@ carried by the action, as observed at the table, like the choices of the roll.
 """
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import permutations
 from typing import Any, Iterable, Optional
 
 from ...actions import WRONG_PHASE_RULE, own_handler
@@ -403,6 +403,9 @@ def _owed_half(s: State, p: int) -> int:
 
 def _gifts_violation(ctx: Ctx, key: str, owed: dict[int, int], card: str) -> list[Violation]:
     gifts = ctx.action.get(key) or {}
+    for q, g in gifts.items():
+        if int(q) not in owed and any((g or {}).values()):
+            return _v(card, f"player {q} owes no card", f"/action/{key}/{q}")
     for q, n in owed.items():
         g = {k: v for k, v in (gifts.get(str(q)) or {}).items() if v}
         held = store.cards_of(ctx.state, q)
@@ -678,7 +681,8 @@ class PlayProgress:
 # -- candidates ------------------------------------------------------------------------------------------
 
 def progress_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Iterable[Action]:
-    """A superset of the legal plays of the cards ``p`` holds (each filtered by ``adjudicate``'s checks)."""
+    """A superset of the legal plays of the cards ``p`` holds (each filtered by ``adjudicate``'s checks);
+    the Saboteur, the Wedding and the Commercial Harbor are given as ranges (``progress_ranges``)."""
     if state.phase != "main" or p != state.current_player or store.KEY not in state.scenario_state:
         return
     s = state
@@ -698,13 +702,13 @@ def progress_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Ite
                     yield mk(card, node=n)
         elif card == "inventor":
             ok = sorted(x for x, t in s.hexes.items() if t.number is not None and t.number not in (2, 12, 6, 8))
-            for a_, b_ in list(combinations(ok, 2))[:30]:
+            for a_, b_ in permutations(ok, 2):              # the two hexes in either order
                 yield mk(card, hexes=[a_, b_])
         elif card == "smith":
             own = [tuple(k["node"]) for k in store.knights(s) if k["player"] == p]
             for n in own:
                 yield mk(card, nodes=[n])
-            for a_, b_ in combinations(own, 2):
+            for a_, b_ in permutations(own, 2):             # promoted one after the other, either order
                 yield mk(card, nodes=[a_, b_])
         elif card == "road_building":
             yield from _road_building(s, graph, scen, p)
@@ -712,44 +716,29 @@ def progress_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Ite
             for hx in sorted(s.hexes):
                 yield mk(card, hex=hx)
         elif card == "deserter":
+            mine = network_nodes(s, graph, p, scen.ships)
             for k in store.knights(s):
                 if k["player"] != p:
                     yield mk(card, target=k["player"], removed=tuple(k["node"]))
+                    for n in sorted(mine):                  # and a knight of yours placed (CK-PROG-P3)
+                        yield mk(card, target=k["player"], removed=tuple(k["node"]), node=n)
         elif card == "diplomat":
             for e in sorted(list(s.roads) + list(s.ships)):
                 if open_road(s, graph, e):
                     yield mk(card, edge=e)
+                    if s.roads.get(e, s.ships.get(e)) == p:
+                        yield from _replacements(s, graph, scen, p, e)
         elif card == "intrigue":
             for k in store.knights(s):
                 if k["player"] != p:
                     trial = Ctx(s, mk(card), graph, scen)
                     opts = _retreat_options(trial, s, dict(k), tuple(k["node"]))
-                    for r in (opts[:3] or [None]):
+                    for r in (opts or [None]):
                         yield mk(card, node=tuple(k["node"]), retreat=r)
-        elif card in ("saboteur", "wedding"):
-            ctx = Ctx(s, mk(card), graph, scen)
-            owed = CARDS_PLAYED[card].owed(ctx)
-            gifts = {}
-            for q, n in owed.items():
-                held = store.cards_of(s, q)
-                g: dict[str, int] = {}
-                for k in CARDS:
-                    t = min(n - sum(g.values()), held.get(k, 0))
-                    if t:
-                        g[k] = t
-                gifts[str(q)] = g
-            yield mk(card, cards=gifts)
         elif card == "spy":
             for q in opponents:
                 for c in sorted(x for x, n in store.hand_of(s, q).items() if n):
                     yield mk(card, target=q, progress=c)
-        elif card == "commercial_harbor":
-            mine = [r for r in RESOURCES if s.players[p].resources.get(r, 0)]
-            for q in opponents:
-                theirs = [c for c, n in store.commodities_of(s, q).items() if n]
-                for r in mine[:2]:
-                    for c in (theirs or [None]):
-                        yield mk(card, offers={str(q): {"give": r, "get": c}})
         elif card == "master_merchant":
             for q in opponents:
                 held = store.cards_of(s, q)
@@ -792,23 +781,43 @@ def _road_building(s: State, graph: MapGraph, scen: Any, p: int) -> Iterable[Act
             if not site(probe, e, "") and not conn(probe, e, p, ""):
                 firsts.append((k, e))
     avail = sum(s.players[p].supply.get(k + "s", 0) for k in kinds)
-    for k1, e1 in firsts[:12]:
+    near = set()                            # the network's intersections: a second piece touches one, or the first
+    for n, (o, _) in s.buildings.items():
+        if o == p and n in graph.node_index:
+            near.add(graph.node_index[n])
+    for pieces in (s.roads, s.ships):
+        for e, o in pieces.items():
+            if o == p and e in graph.edge_index:
+                near.update(graph.edge_node_ids[graph.edge_index[e]])
+    for k1, e1 in firsts:
         if avail == 1:
             yield Action("play_progress", p, {"card": "road_building", "pieces": [{"kind": k1, "edge": e1}]})
             continue
         tmp = s.copy()
         (tmp.roads if k1 == "road" else tmp.ships)[e1] = p
         probe2 = Ctx(tmp, Action("play_progress", p, {}), graph, scen)
+        ends = near | set(graph.edge_node_ids[graph.edge_index[e1]])
+        seconds = sorted({graph.edges[x] for n in ends for x in graph.node_edge_ids[n]} - {e1})
         for k2 in kinds:
             site, conn = (road_site, road_connected) if k2 == "road" else (ship_site, ship_connected)
-            n = 0
-            for e2 in graph.edges:
+            for e2 in seconds:
                 if not site(probe2, e2, "") and not conn(probe2, e2, p, ""):
                     yield Action("play_progress", p, {"card": "road_building",
                                                       "pieces": [{"kind": k1, "edge": e1}, {"kind": k2, "edge": e2}]})
-                    n += 1
-                    if n >= 3:
-                        break
+
+
+def _replacements(s: State, graph: MapGraph, scen: Any, p: int, e) -> Iterable[Action]:
+    """CK-PROG-P4, CK-SEA-11: the Diplomat removing ``p``'s own open road (or ship) ``e``, then every edge
+    where it could go again as the piece it was (the placement checks on the board without it)."""
+    tmp = s.copy()
+    ship = e in tmp.ships
+    tmp.roads.pop(e, None)
+    tmp.ships.pop(e, None)
+    probe = Ctx(tmp, Action("play_progress", p, {}), graph, scen)
+    site, conn = (ship_site, ship_connected) if ship else (road_site, road_connected)
+    for e2 in graph.edges:
+        if not site(probe, e2, "") and not conn(probe, e2, p, ""):
+            yield Action("play_progress", p, {"card": "diplomat", "edge": e, "replace": e2})
 
 
 __all__ = ["PlayProgress", "CARDS_PLAYED", "progress_candidates", "open_road", "merchant_hexes"]
