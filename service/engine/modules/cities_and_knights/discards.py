@@ -17,7 +17,8 @@ from . import store
 from .data import CARDS, COMMODITIES
 
 
-def _greedy(total: int, held: dict[str, int]) -> dict[str, int]:
+def first_cards(total: int, held: dict[str, int]) -> dict[str, int]:
+    """``total`` cards of ``held`` taken in the cards' order (a range's checked example)."""
     out, left = {}, total
     for k in CARDS:
         n = min(left, held.get(k, 0))
@@ -41,7 +42,7 @@ def specs(state: State, graph: Any, scen: Any, p: int) -> Iterable[tuple[dict, A
     spec = {"total": owed,
             "resources": {"at_most": {k: min(held.get(k, 0), owed) for k in RESOURCES}},
             "commodities": {"at_most": {k: min(held.get(k, 0), owed) for k in COMMODITIES}}}
-    yield spec, Action("discard_cards", p, _split(_greedy(owed, held)))
+    yield spec, Action("discard_cards", p, _split(first_cards(owed, held)))
 
 
 def admits(spec: dict, action: Action) -> bool:

@@ -22,19 +22,10 @@ from ...module import RangeKind
 from ...state import State
 from . import store
 from .data import CARDS, COMMODITIES
+from .discards import first_cards
 from .store import ck
 
 RANGED_CARDS = ("commercial_harbor", "saboteur", "wedding")
-
-
-def _first(n: int, held: dict[str, int]) -> dict[str, int]:
-    out, left = {}, n
-    for k in CARDS:
-        t = min(left, held.get(k, 0))
-        if t:
-            out[k] = t
-            left -= t
-    return out
 
 
 def specs(state: State, graph: Any, scen: Any, p: int) -> Iterable[tuple[dict, Action]]:
@@ -64,7 +55,7 @@ def specs(state: State, graph: Any, scen: Any, p: int) -> Iterable[tuple[dict, A
             for q, n in sorted(owed.items()):
                 held = store.cards_of(state, q)
                 cards[str(q)] = {"total": n, "at_most": {k: min(held.get(k, 0), n) for k in CARDS if held.get(k, 0)}}
-            ex = {q: _first(c["total"], c["at_most"]) for q, c in cards.items()}
+            ex = {q: first_cards(c["total"], c["at_most"]) for q, c in cards.items()}
             yield {"card": card, "cards": cards}, Action("play_progress", p, {"card": card, "cards": ex})
 
 
