@@ -114,28 +114,6 @@ class DiscardCards:
             after_discards(ctx, s)
 
 
-def discard_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Iterable[Action]:
-    """Discards listed one per order of kinds taken greedily (any split adding up to the count is legal)."""
-    owed = state.pending_discards.get(p)
-    if owed is None or state.phase != "discard":
-        return
-    held = store.cards_of(state, p)
-    seen = set()
-    for start in range(len(CARDS)):
-        order = CARDS[start:] + CARDS[:start]
-        left, got = owed, {}
-        for k in order:
-            t = min(left, held.get(k, 0))
-            if t:
-                got[k] = t
-                left -= t
-        key = tuple(sorted(got.items()))
-        if left == 0 and key not in seen:
-            seen.add(key)
-            yield Action("discard_cards", p, {"resources": {k: v for k, v in got.items() if k in RESOURCES},
-                                              "commodities": {k: v for k, v in got.items() if k in COMMODITIES}})
-
-
 # -- the robber ----------------------------------------------------------------------------------------
 
 def robber_violations(ctx: Ctx, target: str, mover: int) -> list[Violation]:
@@ -853,7 +831,7 @@ def build_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Iterab
 
 __all__ = ["Roll", "DiscardCards", "MoveRobber", "MovePirate", "BuildKnight", "ActivateKnight", "PromoteKnight",
            "MoveKnight", "DisplaceKnight", "ChaseRobber", "BuildWall", "ImproveCity", "MaritimeTrade", "DomesticTrade",
-           "discard_candidates", "knight_candidates", "build_candidates", "maritime_candidates", "reachable",
+           "knight_candidates", "build_candidates", "maritime_candidates", "reachable",
            "network_nodes", "retreats", "displace", "promote", "promote_violations", "pay", "cannot_afford",
            "robber_violations", "robber_move", "metropolis_sites"]
 
