@@ -237,7 +237,8 @@ def _empty(s: State, n: Node) -> bool:
     return n not in s.buildings and store.knight_at(s, n) is None
 
 
-def _own_knight(ctx: Ctx, key: str = "node") -> tuple[Optional[dict], list[Violation]]:
+def own_knight(ctx: Ctx, key: str = "node") -> tuple[Optional[dict], list[Violation]]:
+    """The acting player's knight on the action's ``key`` intersection, or the CK-KNIGHT-5 violation."""
     a, s = ctx.action, ctx.state
     n = a.get(key)
     k = store.knight_at(s, n)
@@ -291,7 +292,7 @@ class ActivateKnight:
     """CK-KNIGHT-3: 1 grain turns an inactive knight active (GOLD-013: or 1 gold)."""
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
-        k, v = _own_knight(ctx)
+        k, v = own_knight(ctx)
         if v:
             return v
         if k["active"]:
@@ -351,7 +352,7 @@ class MoveKnight:
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
         a, s = ctx.action, ctx.state
-        k, v = _own_knight(ctx, "from")
+        k, v = own_knight(ctx, "from")
         if v:
             return v
         v = may_act(k, a.player, "/action/from")
@@ -437,7 +438,7 @@ class DisplaceKnight:
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
         a, s = ctx.action, ctx.state
-        k, v = _own_knight(ctx, "from")
+        k, v = own_knight(ctx, "from")
         if v:
             return v
         v = may_act(k, a.player, "/action/from")
@@ -477,7 +478,7 @@ class ChaseRobber:
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
         a, s, g = ctx.action, ctx.state, ctx.graph
-        k, v = _own_knight(ctx, "node")
+        k, v = own_knight(ctx, "node")
         if v:
             return v
         v = may_act(k, a.player, "/action/node")
@@ -831,7 +832,7 @@ def build_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Iterab
 
 __all__ = ["Roll", "DiscardCards", "MoveRobber", "MovePirate", "BuildKnight", "ActivateKnight", "PromoteKnight",
            "MoveKnight", "DisplaceKnight", "ChaseRobber", "BuildWall", "ImproveCity", "MaritimeTrade", "DomesticTrade",
-           "knight_candidates", "build_candidates", "maritime_candidates", "reachable",
+           "knight_candidates", "own_knight", "build_candidates", "maritime_candidates", "reachable",
            "network_nodes", "retreats", "displace", "promote", "promote_violations", "pay", "cannot_afford",
            "robber_violations", "robber_move", "metropolis_sites"]
 

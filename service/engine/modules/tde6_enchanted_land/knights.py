@@ -13,19 +13,10 @@ from ...rng import Rng
 from ...state import State
 from ..cities_and_knights import store
 from ..cities_and_knights.actions import (DisplaceKnight as CkDisplace, MoveKnight as CkMove, main_wrong_phase,
-                                          may_act, reachable)
+                                          may_act, own_knight, reachable)
 from . import land as L
 
 STEPS = 3                                   # TDE6-016: up to three intersections per activation
-
-
-def _knight(ctx: Ctx, key: str) -> tuple[Optional[dict], list[Violation]]:
-    a, s = ctx.action, ctx.state
-    n = a.get(key)
-    k = store.knight_at(s, n)
-    if k is None or k["player"] != a.player:
-        return None, [Violation("CK-KNIGHT-5", f"player {a.player} has no knight on {node_str(n)}", f"/action/{key}")]
-    return k, []
 
 
 def _ss(s: State) -> dict:
@@ -98,7 +89,7 @@ class TransferKnight:
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
         a, s, g = ctx.action, ctx.state, ctx.graph
-        k, v = _knight(ctx, "from")
+        k, v = own_knight(ctx, "from")
         if v:
             return v
         frm, to = tuple(a.get("from")), tuple(a.get("to"))
@@ -168,7 +159,7 @@ def _displace(ctx: Ctx, s: State, at: Node) -> None:
 
 def _el_move_violations(ctx: Ctx, displacing: bool) -> list[Violation]:
     a, s = ctx.action, ctx.state
-    k, v = _knight(ctx, "from")
+    k, v = own_knight(ctx, "from")
     if v:
         return v
     v = may_act(k, a.player, "/action/from")
@@ -262,7 +253,7 @@ class FightDragon:
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
         a, s = ctx.action, ctx.state
-        k, v = _knight(ctx, "node")
+        k, v = own_knight(ctx, "node")
         if v:
             return v
         d = L.dragon_at(s, a.get("node"))
