@@ -62,21 +62,28 @@ NULL_ABSENT: dict[str, frozenset[str]] = {
 
 def drop_absent_nulls(raw: dict[str, Any]) -> dict[str, Any]:
     """``raw`` without the nulls of :data:`NULL_ABSENT` (a copy where there are any; else ``raw`` itself)."""
-    top = NULL_ABSENT[""]
-    out = raw
-    if None in raw.values():
-        out = {k: v for k, v in raw.items() if not (v is None and k in top)}
+    out = _without_nulls(raw, NULL_ABSENT[""])
     for key in ("setup", "turn_flags", "rng", "awards", "board"):
         sub = out.get(key)
-        if type(sub) is dict and None in sub.values():
-            drop = NULL_ABSENT[key]
-            out = {**out, key: {k: v for k, v in sub.items() if not (v is None and k in drop)}}
+        if type(sub) is dict:
+            kept = _without_nulls(sub, NULL_ABSENT[key])
+            if kept is not sub:
+                out = {**out, key: kept} if out is not raw else {**raw, key: kept}
     players = out.get("players")
-    if type(players) is list and any(type(p) is dict and None in p.values() for p in players):
+    if type(players) is list:
         drop = NULL_ABSENT["players"]
-        out = {**out, "players": [{k: v for k, v in p.items() if not (v is None and k in drop)}
-                                  if type(p) is dict else p for p in players]}
+        kept_players = [_without_nulls(p, drop) if type(p) is dict else p for p in players]
+        if any(a is not b for a, b in zip(kept_players, players)):
+            out = {**out, "players": kept_players}
     return out
+
+
+def _without_nulls(d: dict[str, Any], drop: frozenset[str]) -> dict[str, Any]:
+    """``d`` without its null values under the keys ``drop``: ``d`` itself when it has none (a null that
+    means something, as ``"pirate": null``, is no reason to copy)."""
+    if None not in d.values() or drop.isdisjoint([k for k, v in d.items() if v is None]):
+        return d
+    return {k: v for k, v in d.items() if not (v is None and k in drop)}
 
 
 _PLAYER_KEYS = frozenset(StateSchema().fields["players"].inner.nested().fields)
