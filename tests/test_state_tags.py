@@ -179,3 +179,27 @@ def test_a_recognised_state_with_warnings_answers_them_each_time(client):
     for _ in range(3):
         r = client.post("/v1/adjudicate", json=body, headers={"State-Tag": tag})
         assert r.data == plain.data
+
+
+def test_a_kept_state_posted_again_as_the_same_text_is_not_tagged_again_and_nothing_else_passes_for_it(
+        client, monkeypatch):
+    st, tag = new_game(client)
+    first = client.post("/v1/adjudicate", json={"state": st, "action": SETTLE}, headers={"State-Tag": tag})
+    assert first.status_code == 200 and service._RECOGNISED       # recognised by its tag, and kept
+    worked_out = []
+    real = service.recognised
+    monkeypatch.setattr(service, "recognised", lambda *a: worked_out.append(1) or real(*a))
+    again = client.post("/v1/adjudicate", json={"state": st, "action": SETTLE}, headers={"State-Tag": tag})
+    assert again.data == first.data and worked_out == []          # the same text: the kept state
+    shuffled = json.dumps({"state": dict(reversed(list(st.items()))), "action": SETTLE})  # (as written)
+    r = client.post("/v1/adjudicate", data=shuffled, content_type="application/json", headers={"State-Tag": tag})
+    assert r.data == first.data and worked_out == [1]             # another text: its tag worked out, as before
+    assert st["setup"]["round"] == 1
+    for change in ("bank", "true for 1"):
+        bad = json.loads(json.dumps(st))
+        if change == "bank":
+            bad["bank"]["ore"] += 1
+        else:
+            bad["setup"]["round"] = True          # equal to 1 in Python, another JSON value
+        r = client.post("/v1/adjudicate", json={"state": bad, "action": SETTLE}, headers={"State-Tag": tag})
+        assert r.status_code == 422, change

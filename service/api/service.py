@@ -120,23 +120,40 @@ def parse_state_where(raw: Any, cache: GraphCache, prefix: str = "/state", tag: 
     ``tag``: the request's ``State-Tag`` (:mod:`.integrity`). When it is this deployment's tag of ``raw``,
     the state is one this service returned: it is loaded without the consistency checks (it passed them
     when it was made), and kept (:data:`_RECOGNISED`) so that the same state posted again to this process
-    is not even loaded. Any other tag is ignored and the state checked in full."""
-    if tag is not None and recognised(raw, tag):
+    is not even loaded. Any other tag is ignored and the state checked in full.
+
+    A kept state also keeps the JSON text (orjson's, keys in the order posted) of the value its tag was
+    recognised on: the same text posted again with the same tag is that value, and its tag is not worked
+    out again (a state posted otherwise, keys re-ordered say, is recognised by its tag as before)."""
+    if tag is not None:
         kept = _RECOGNISED.get(tag)
-        if kept is not None:
-            state, where, graph_ref = kept
-            graph = graph_ref()
-            if graph is None:           # dropped by the graph cache since: looked up again
-                graph = cache.get(state.terrain_map())
-            return state, graph, where
-        return _load(raw, cache, prefix, tag)
+        if kept is not None and type(raw) is dict:
+            try:
+                same = orjson.dumps(raw) == kept[3]
+            except TypeError:   # (not a value orjson writes: not the one kept)
+                same = False
+            if same:
+                return _kept_state(kept, cache)
+        if recognised(raw, tag):
+            if kept is not None:
+                return _kept_state(kept, cache)
+            return _load(raw, cache, prefix, tag)
     return _load(raw, cache, prefix, None)
+
+
+def _kept_state(kept: tuple, cache: GraphCache) -> tuple[State, MapGraph, Any]:
+    state, where, graph_ref, _text = kept
+    graph = graph_ref()
+    if graph is None:           # dropped by the graph cache since: looked up again
+        graph = cache.get(state.terrain_map())
+    return state, graph, where
 
 
 def _load(raw: Any, cache: GraphCache, prefix: str, recognised_tag: Optional[str]
           ) -> tuple[State, MapGraph, Any]:
     """Load and (unless ``recognised_tag``) check a posted state."""
     checked = recognised_tag is None
+    posted = raw
     if not isinstance(raw, dict):
         raise invalid([{"pointer": prefix, "detail": "must be a game state object"}])
     if len(raw) > 100:      # far more keys than a state has: name the unknown ones without loading the rest
@@ -187,8 +204,9 @@ def _load(raw: Any, cache: GraphCache, prefix: str, recognised_tag: Optional[str
             raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")
     else:   # (the engine never changes a state it is given, so one object serves every request)
         where.recognised = True
-        bounded_put(_RECOGNISED, recognised_tag, (state, where, weakref.ref(graph)), RECOGNISED_KEPT,
-                    nbytes=_state_bytes(state), max_bytes=memo.MEMO_BYTES)
+        text = orjson.dumps(posted)     # (it has been written for its tag: orjson takes it)
+        bounded_put(_RECOGNISED, recognised_tag, (state, where, weakref.ref(graph), text), RECOGNISED_KEPT,
+                    nbytes=_state_bytes(state) + len(text), max_bytes=memo.MEMO_BYTES)
     if kept is None and board_key is not None:
         bounded_put(_BOARDS, board_key, (loaded["board"], state.hexes, state.harbors), BOARDS_KEPT)
         share_board(state.hexes, state.harbors)
@@ -209,7 +227,8 @@ def warnings_of(state: State, graph: MapGraph, where: Any) -> list[dict[str, str
 
 # States recognised by their tag (``integrity``), loaded, by tag: a client posts the same state for its
 # legal actions, its derived values and its next move. Bounded in entries and in bytes (``MEMO_MB``).
-_RECOGNISED: dict[str, tuple[State, Any, "weakref.ref[MapGraph]"]] = {}
+# Each: (state, where its pieces were, its graph (weakly), the posted value's JSON text).
+_RECOGNISED: dict[str, tuple[State, Any, "weakref.ref[MapGraph]", bytes]] = {}
 RECOGNISED_KEPT = 1024
 
 

@@ -27,9 +27,9 @@ def ok(body: Any, status: int = 200) -> Response:
 
 
 def ok_text(text: str | bytes, status: int = 200, tag: Optional[str] = None) -> Response:
-    r = Response(text, status=status, mimetype="application/json")
+    r = Response(text, status=status, content_type="application/json")   # (the type as mimetype= gives it)
     if tag is not None:
-        r.headers[TAG_HEADER] = tag
+        r.headers.add(TAG_HEADER, tag)      # (a fresh response has no tag to replace)
     return r
 
 
