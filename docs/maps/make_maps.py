@@ -37,7 +37,7 @@ def main() -> None:
             graph = MapGraph.build(st.terrain_map())
             game = scen
             (here / name).write_text(state_svg(st, title=f"{sid} {scen.name}, {n} players",
-                                               tokens=game.board_tokens(st), layers=game.board_layers(st, graph)),
+                                               layers=game.board_layers(st, graph)),
                                      encoding="utf-8")
             terr = [t.terrain for t in st.hexes.values()]
             frame, sea, unknown = terr.count("frame"), terr.count("sea"), terr.count("unknown")

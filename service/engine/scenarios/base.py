@@ -245,10 +245,6 @@ class Scenario:
         """The map data per player count (``mapdata.MapSpec.layout()``), for the full definition."""
         return {}
 
-    def board_tokens(self, state: State) -> dict[Node, str]:
-        """Tokens the module keeps on intersections, drawn on the board picture: ``{node: label}``."""
-        return {}
-
     def board_layers(self, state: State, graph: Any) -> list:
         """What the module adds to the board picture: ``[picture.Layer | picture.Panel]`` (none in the base
         game)."""
