@@ -207,8 +207,12 @@ def admits(spec: dict, action: Action, state: State, graph: Any, scen: Any) -> b
     if spec["dice"] is None:
         if dice is not None:
             return False
-    elif dice is None or [int(x) for x in dice] not in spec["dice"]:
-        return False
+    else:
+        try:
+            if dice is None or [int(x) for x in dice] not in spec["dice"]:
+                return False
+        except (TypeError, ValueError):
+            return False
     from ...legal.common import is_legal
     return is_legal(state, action, graph, scen)
 
