@@ -68,7 +68,7 @@ def drop_absent_nulls(raw: dict[str, Any]) -> dict[str, Any]:
         if type(sub) is dict:
             kept = _without_nulls(sub, NULL_ABSENT[key])
             if kept is not sub:
-                out = {**out, key: kept} if out is not raw else {**raw, key: kept}
+                out = {**out, key: kept}
     players = out.get("players")
     if type(players) is list:
         drop = NULL_ABSENT["players"]
