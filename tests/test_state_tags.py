@@ -43,6 +43,10 @@ def test_answers_with_a_state_carry_its_tag_and_the_tag_is_that_of_the_state_as_
     # keys in another order are the same canonical bytes: still recognised
     shuffled = dict(reversed(list(st.items())))
     assert integrity.recognised(shuffled, tag)
+    # a replay's final position is tagged too, and posted on with its tag it is recognised
+    rep = client.post("/v1/replay", json={"state": st, "actions": [SETTLE]})
+    final = rep.json["final"]["state"]
+    assert integrity.tag_of(final) == rep.headers["State-Tag"] and integrity.recognised(final, rep.headers["State-Tag"])
 
 
 def test_a_recognised_state_gives_the_same_bytes_on_every_endpoint(client):
