@@ -3,12 +3,23 @@ from __future__ import annotations
 
 from .geometry import Edge
 from .mapgraph import MapGraph
+from .memo import per_position
 from .state import State
+
+
+_CLOSED: dict = {}
 
 
 def closed_ships(state: State, graph: MapGraph, player: int) -> set[Edge]:
     """SEA-014 / R-013: ships on a simple path of the player's ships between two distinct own
-    settlements/cities, not passing through an opponent's building."""
+    settlements/cities, not passing through an opponent's building. Computed once per position
+    (``memo.per_position``: the ships and the buildings are what it reads; the legal-action list asks it
+    for every move of a ship) and shared by every caller: read-only."""
+    return per_position(_CLOSED, (graph.memo_token, player), (state.ships, state.buildings),
+                        lambda: _closed_ships(state, graph, player), size=16)
+
+
+def _closed_ships(state: State, graph: MapGraph, player: int) -> set[Edge]:
     at: dict[int, list[tuple[int, Edge]]] = {}
     for e, p in state.ships.items():
         if p != player:

@@ -30,20 +30,9 @@ class MoveShip:
     """R-010: which ship may move, and where to."""
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
-        a, s, g = ctx.action, ctx.state, ctx.graph
+        a = ctx.action
         src, dst = a.get("from"), a.get("to")
-        if s.ships.get(src) != a.player:
-            return [Violation("SEA-015", f"player {a.player} has no ship on {edge_str(src)} to move", "/action/from")]
-        if s.flags.ship_moved:
-            return [Violation("SEA-017", "a player may move at most one ship per turn; one has been moved already")]
-        if src in s.flags.ships_built:
-            return [Violation("SEA-018", f"the ship on {edge_str(src)} was built this turn and may not move until "
-                              "the player's next turn (R-011)", "/action/from")]
-        eid = g.edge_index[src]
-        if s.pirate is not None and eid in g.hex_edge_ids.get(s.pirate, ()):
-            return [Violation("SEA-033", f"the ship on {edge_str(src)} lies beside the pirate and may not be moved away",
-                              "/action/from")]
-        v = ctx.scenario.ship_lane_violations(ctx, src)
+        v = move_source_violations(ctx, src)
         if v:
             return v
         if dst == src:
@@ -60,6 +49,24 @@ class MoveShip:
         s.ships[dst] = a.player
         s.flags.ship_moved = True
         ctx.emit("moved", piece="ship", player=a.player, **{"from": list(src), "to": list(dst)})
+
+
+def move_source_violations(ctx: Ctx, src) -> list[Violation]:
+    """Whether the acting player's ship on ``src`` may move this turn at all, wherever it goes (the first
+    part of ``MoveShip``'s check; the legal-action list judges it once per ship)."""
+    a, s, g = ctx.action, ctx.state, ctx.graph
+    if s.ships.get(src) != a.player:
+        return [Violation("SEA-015", f"player {a.player} has no ship on {edge_str(src)} to move", "/action/from")]
+    if s.flags.ship_moved:
+        return [Violation("SEA-017", "a player may move at most one ship per turn; one has been moved already")]
+    if src in s.flags.ships_built:
+        return [Violation("SEA-018", f"the ship on {edge_str(src)} was built this turn and may not move until "
+                          "the player's next turn (R-011)", "/action/from")]
+    eid = g.edge_index[src]
+    if s.pirate is not None and eid in g.hex_edge_ids.get(s.pirate, ()):
+        return [Violation("SEA-033", f"the ship on {edge_str(src)} lies beside the pirate and may not be moved away",
+                          "/action/from")]
+    return ctx.scenario.ship_lane_violations(ctx, src)
 
 
 def lane_violations(ctx: Ctx, src) -> list[Violation]:

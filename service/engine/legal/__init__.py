@@ -161,31 +161,28 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
                     out.ranges.setdefault(t, []).append({"type": t, "player": player, **spec,
                                                          "example": action_json(example)})
             continue
-        if pf is not None and prefilter and own:
+        if pf is not None and prefilter and replaced is None:
             fn, exact, needs_pos = pf
             if needs_pos and pos is None:
                 pos = _Pos(state, graph, player)
             cands = fn(state, graph, scenario, player, pos)
-            if not (exact and plain):
-                cands = [a for a in cands if not check_action(Ctx(state, a, graph, scenario), h)]
+            if own:
+                if not (exact and plain):
+                    cands = [a for a in cands if not check_action(Ctx(state, a, graph, scenario), h)]
+            else:                   # the scenario's own candidates of the type after the prefilter's, each judged
+                cands = [a for a in _unique(cands + extra[t]) if not check_action(Ctx(state, a, graph, scenario), h)]
             if cands:
                 out.actions[t] = cands
             continue
         found: list[Action] = []
-        seen: set[str] = set()
         skip_from: set = set()
         gen = CANDIDATES.get(t)
         cands = list(gen(state, graph, scenario, player)) if gen else []
-        dedupe = t in extra          # the generators yield no duplicates; a scenario's extras may repeat them
-        cands += extra.get(t, [])
+        if t in extra:              # the generators yield no duplicates; a scenario's extras may repeat them
+            cands = _unique(cands + extra[t])
         for a in cands:
             if t == "move_ship" and a.get("from") in skip_from:
                 continue
-            if dedupe:
-                key = repr(sorted(action_json(a).items()))
-                if key in seen:
-                    continue
-                seen.add(key)
             v = check_action(Ctx(state, a, graph, scenario), h)
             if not v:
                 found.append(a)
@@ -200,6 +197,30 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
                     out.ranges.setdefault(t, []).append({"type": t, "player": player, **spec,
                                                          "example": action_json(example)})
     return out
+
+
+def _unique(cands: list[Action]) -> list[Action]:
+    """``cands`` without repeats (the first of equal actions kept)."""
+    seen: set[str] = set()
+    out = []
+    for a in cands:
+        key = repr(sorted(action_json(a).items()))
+        if key not in seen:
+            seen.add(key)
+            out.append(a)
+    return out
+
+
+def proposed(t: str, state: State, graph: MapGraph, scenario: "Scenario", player: int) -> list[Action]:
+    """The candidates of type ``t`` the list judges for ``player``, the scenario's own aside: the
+    prefilter's where the engine's handler judges ``t`` (a superset of the legal ones, in the generator's
+    order), else every candidate of the type's generator. For a module whose own candidates are legal
+    actions of ``t`` with a choice of its own added (SC11/TDE3's ``token_from``)."""
+    pf = PREFILTERS.get(t)
+    if pf is None or scenario.handler(t) is not None:
+        gen = CANDIDATES.get(t)
+        return list(gen(state, graph, scenario, player)) if gen else []
+    return pf[0](state, graph, scenario, player, _Pos(state, graph, player))
 
 
 _RANGE_SET = frozenset(RANGE_TYPES)
@@ -245,4 +266,4 @@ def _plan(scenario: "Scenario", state: State, player: int) -> list[tuple]:
 
 __all__ = ["LegalActions", "legal_actions", "_legal_actions", "violations_of", "is_legal", "players_to_act",
            "action_json", "handler_for", "range_admits", "sample_range", "random_action", "cards_in_range",
-           "draw_cards", "_greedy", "_range_specs", "RANGE_TYPES", "CANDIDATES", "candidates", "PREFILTERS"]
+           "draw_cards", "_greedy", "_range_specs", "RANGE_TYPES", "CANDIDATES", "candidates", "PREFILTERS", "proposed"]

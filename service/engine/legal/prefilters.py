@@ -5,11 +5,12 @@ from typing import Callable, Iterable, Optional
 
 from ..actions.dev import deck_left
 from ..actions.robber import robbable
+from ..actions.seafarers import move_source_violations
 from ..actions.trade import harbor_rates, strict_phases_closed
 from ..bank import COSTS, can_pay
-from ..core import Action
+from ..core import Action, Ctx
 from ..mapgraph import RESOURCES, MapGraph
-from ..placement import connection_edges, piece_at_edge, settlement_connection_nodes, settlement_site_fault
+from ..placement import connection_edges, piece_at_edge, settlement_connection_nodes, settlement_site_fault, ship_site
 from ..state import State
 
 # -- prefilters: the candidates worth judging ----------------------------------------------------------
@@ -125,6 +126,26 @@ def _edge_pieces(type_: str, site_ok: Callable[[MapGraph, int], bool], piece_ids
     return gen
 
 
+def _f_move_ship(state, graph, scen, p, pos):
+    # ``seafarers.MoveShip``: which ship may move (``seafarers.move_source_violations``, judged once per
+    # own ship), and where: another edge, empty, of sea, off the pirate (``placement.ship_site``, the ship
+    # itself taken as gone), touching the player's buildings or other ships (``placement.connection_edges``
+    # with the own ships but the one moving: the listing form of ``ship_connected`` with ``ignore``).
+    edges, index = graph.edges, graph.edge_index
+    out = []
+    for src in sorted(e for e, o in state.ships.items() if o == p):
+        probe = Ctx(state, Action("move_ship", p, {"from": src, "to": src}), graph, scen)
+        if move_source_violations(probe, src):
+            continue
+        sid = index[src]
+        ids = connection_edges(graph, state.buildings, pos.building_ids, [i for i in pos.ship_ids if i != sid])
+        for eid in sorted(ids):
+            dst = edges[eid]
+            if dst != src and not ship_site(probe, dst, "/action/to", ignore=src):
+                out.append(Action("move_ship", p, {"from": src, "to": dst}))
+    return out
+
+
 def _f_city(state, graph, scen, p, pos):
     # an own settlement (``actions.build``); supply and cost: the type's block.
     return [Action("build_city", p, {"node": n}) for n, (o, k) in state.buildings.items()
@@ -213,6 +234,7 @@ PREFILTERS: dict[str, tuple[Callable, bool, bool]] = {
     "build_road": (_edge_pieces("build_road", MapGraph.road_edge, "road_ids"), True, True),
     "build_ship": (_edge_pieces("build_ship", MapGraph.ship_edge, "ship_ids"), False, True),
     "build_city": (_f_city, True, False),
+    "move_ship": (_f_move_ship, True, True),
     "move_robber": (_f_move_robber, True, True),
     "move_pirate": (_f_move_pirate, True, True),
     "play_knight": (_f_knight, True, True),

@@ -261,12 +261,15 @@ class ReserveTokens:
         """Once mainland tokens move (the reserve empty, or emptied by the placement itself), every way of
         naming their sources (``token_from``, :func:`token_choices`) makes its own action: for every road or
         ship placement, ship move and Road Building that moves one (the action without ``token_from``,
-        taking the first allowed source each time, is listed by the engine as well)."""
+        taking the first allowed source each time, is listed by the engine as well). The actions they are
+        made from are those the list judges (``legal.proposed``): naming sources only adds to the checks
+        (without ``token_from`` the first allowed source is taken, never refused), so an action that is
+        not legal without ``token_from`` is not legal with any."""
         if state.phase not in ("setup", "main") or player != state.current_player \
                 or len(state.scenario_state.get("token_pile") or []) >= 4:   # (one action triggers at most 4)
             return []
         from ..core import Action
-        from ..legal import CANDIDATES
+        from ..legal import proposed
         mainland = self.token_area(state)
         types = [t for t in ("build_road", "build_ship", "move_ship") if t in self.action_types()]  # type: ignore[attr-defined]
         pl = state.players[player]
@@ -274,7 +277,7 @@ class ReserveTokens:
             types.append("play_road_building")
         out = []
         for t in types:
-            for a in CANDIDATES[t](state, graph, self, player):
+            for a in proposed(t, state, graph, self, player):
                 if any(triggered(state.hexes, mainland, e) for e in placed_edges(a)):
                     out += [Action(t, player, {**a.params, "token_from": list(choice)})
                             for choice in token_choices(state, mainland, a, self.token_rules)]

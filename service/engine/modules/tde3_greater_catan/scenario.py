@@ -32,6 +32,7 @@ from ...scenarios.hooks import mainland_of, setup_area_violations
 from ...scenarios.mapdata import PRODUCING, MappedScenario
 from ...scenarios.seafarers import Seafarers
 from ...islands import island_map
+from ...memo import per_position
 from ...spec import HEX, NODE, Any_, F, Int, List, Map, Null, Obj, Str, Type
 from ...state import State
 from . import pictures
@@ -51,6 +52,7 @@ TDE3_TOKENS = TokenRules(
 )
 
 HOME = "home"
+_HOME: dict = {}
 
 _LIMIT = Str(("TDE3-011", "TDE3-012", "TDE3-013"))
 _SOURCES = Obj({
@@ -118,7 +120,14 @@ class GreaterCatanTDE(ReserveTokens, MappedScenario, Seafarers):   # TDE3-001: b
     # -- the home island ------------------------------------------------------------------------------
     def home(self, state: State) -> set[Hex]:
         """The home island: the island ``scenario_state["mainland"]`` names (the map tags it ``home``),
-        else the largest land component (R-018)."""
+        else the largest land component (R-018). Computed once per position (``memo.per_position``: the
+        hexes, the tagged islands and the name are what it reads; every placement judged asks for it) and
+        shared by every caller: read-only."""
+        ss = state.scenario_state or {}
+        return per_position(_HOME, "home", (state.hexes, ss.get("islands"), ss.get("mainland")),
+                            lambda: self._home(state))
+
+    def _home(self, state: State) -> set[Hex]:
         name = mainland_of(state)
         return {h for h, n in island_map(state).items() if n == name}
 
