@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Optional
 
-from ..actions.dev import deck_left
+from ..actions.dev import PlayRoadBuilding, deck_left
 from ..actions.robber import robbable
 from ..actions.seafarers import move_source_violations
 from ..actions.trade import harbor_rates, strict_phases_closed
@@ -146,6 +146,47 @@ def _f_move_ship(state, graph, scen, p, pos):
     return out
 
 
+_EDGE_OF = {"road": MapGraph.road_edge, "ship": MapGraph.ship_edge}
+
+
+def _f_road_building(state, graph, scen, p, pos):
+    # ``dev.PlayRoadBuilding``: as many pieces as its ``count_violations`` allows (asked of one piece and
+    # of two); each piece (``dev._free_piece_violations``) of a kind the scenario has, while the supply
+    # holds one, on an empty edge of its kind (``MapGraph.road_edge``/``ship_edge``,
+    # ``placement.piece_at_edge``) that it connects on (``placement.connection_edges``, via ``_Pos.reach``;
+    # for the second piece with the first among the pieces of its kind, and not on the first's edge); the
+    # card: the type's block. In the generator's order (``candidates._road_building``).
+    def probe(n: int) -> Ctx:
+        return Ctx(state, Action("play_road_building", p, {"pieces": [{}] * n}), graph, scen)
+
+    count = PlayRoadBuilding.count_violations
+    if not count(probe(2)):
+        pieces = 2
+    elif not count(probe(1)):
+        pieces = 1
+    else:
+        return []
+    kinds = ("road", "ship") if scen.ships else ("road",)
+    edges, sup = graph.edges, state.players[p].supply
+    own = {"road": pos.road_ids, "ship": pos.ship_ids}
+
+    def free(kind: str, ids: Iterable[int], taken: Optional[int] = None) -> list[int]:
+        fits = _EDGE_OF[kind]
+        return [eid for eid in ids if eid != taken and fits(graph, eid) and piece_at_edge(state, edges[eid]) is None]
+
+    firsts = [(k, eid) for k in kinds if sup.get(k + "s", 0) > 0 for eid in free(k, sorted(pos.reach(own[k])))]
+    if pieces == 1:
+        return [Action("play_road_building", p, {"pieces": [{"kind": k, "edge": edges[eid]}]}) for k, eid in firsts]
+    out = []
+    for k1, e1 in firsts:
+        first = {"kind": k1, "edge": edges[e1]}
+        for k2 in kinds:
+            ids = pos.reach(own[k2] + [e1]) if k2 == k1 else pos.reach(own[k2])
+            for e2 in sorted(edges[eid] for eid in free(k2, ids, e1)):
+                out.append(Action("play_road_building", p, {"pieces": [first, {"kind": k2, "edge": e2}]}))
+    return out
+
+
 def _f_city(state, graph, scen, p, pos):
     # an own settlement (``actions.build``); supply and cost: the type's block.
     return [Action("build_city", p, {"node": n}) for n, (o, k) in state.buildings.items()
@@ -235,6 +276,7 @@ PREFILTERS: dict[str, tuple[Callable, bool, bool]] = {
     "build_ship": (_edge_pieces("build_ship", MapGraph.ship_edge, "ship_ids"), False, True),
     "build_city": (_f_city, True, False),
     "move_ship": (_f_move_ship, True, True),
+    "play_road_building": (_f_road_building, False, True),
     "move_robber": (_f_move_robber, True, True),
     "move_pirate": (_f_move_pirate, True, True),
     "play_knight": (_f_knight, True, True),
