@@ -32,6 +32,11 @@ class Handler:
     not_your_turn: str = "BASE-TURN-6"
     changes_routes: bool = False
     wrong_phase: Optional[Callable[[Ctx], Optional[Violation]]] = None
+    #: A module's replacement whose check fails wherever the engine's handler of its type fails on a part
+    #: that reads no parameter of the action (the card held, ``dev.may_play``; the piece in supply and the
+    #: cost, ``placement.supply_left``, ``bank.cannot_pay``): the legal-action list then rules the whole
+    #: type out on those parts as it does for the engine's handler (its "block").
+    keeps_block: bool = False
 
 
 #: The engine's own handlers (the base game's and Seafarers' action types). A module's handlers are not

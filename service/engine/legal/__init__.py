@@ -67,8 +67,9 @@ from .ranges import (_range_specs, cards_in_range, domestic_example, domestic_ra
 # A part of the engine's own check for a type that reads no parameter of the action (no such card playable
 # this turn, ``dev.may_play``; no piece left, ``placement.supply_left``; the cost not in hand after set-up,
 # ``bank.cannot_pay``): when it fails every candidate of the type fails it too, and trying them one by one
-# would only find the same violation each time. Only for the engine's handlers (a scenario's replacement
-# may rule differently); ``_entry`` records what to read, the loop in ``_legal_actions`` reads it.
+# would only find the same violation each time. Only for the engine's handlers, and a scenario's
+# replacement that declares it keeps those parts (``Handler.keeps_block``; another may rule differently);
+# ``_entry`` records what to read, the loop in ``_legal_actions`` reads it.
 
 _DEV_CARD = {"play_knight": "knight", "play_road_building": "road_building",
              "play_year_of_plenty": "year_of_plenty", "play_monopoly": "monopoly"}
@@ -138,8 +139,10 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
     main = state.phase == "main"
     for t, h, replaced, block, ranged, pf in _plan(scenario, state, player):
         own = replaced is None and (not extra or t not in extra)
-        # the type's block: a part of the engine's own check that reads no parameter fails
-        if block is not None and (ranged is False or (prefilter and own)):
+        # the type's block: a part of the engine's own check that reads no parameter fails (a replacement's
+        # claim to keep it, ``Handler.keeps_block``, is not taken without the prefilters: the plain list
+        # judges every candidate of its types, and ``tests/test_legal_fast.py`` compares the two)
+        if block is not None and (prefilter or replaced is None) and (ranged is False or (prefilter and own)):
             if block.__class__ is str:                          # ``dev.may_play``
                 if no_card or cards.get(block, 0) <= 0:
                     continue
@@ -232,7 +235,7 @@ def _entry(t: str, h, replaced, ranged: Optional[bool] = None) -> tuple:
     the supply kind and the cost; only for the engine's own handler, not replaced), whether it is a range
     type, its prefilter)."""
     block: Any = None
-    if replaced is None and h is HANDLERS.get(t):
+    if (replaced is None and h is HANDLERS.get(t)) or h.keeps_block:
         if t in _DEV_CARD:
             block = _DEV_CARD[t]
         elif t in _PIECE:

@@ -135,7 +135,7 @@ def with_gold(base: Handler, item: str) -> Handler:
             ctx.emit("paid_gold", player=ctx.action.player, gold=need, item=item)
 
     return Handler(base.type, base.phases, check, apply, base.actor, base.not_your_turn, base.changes_routes,
-                   base.wrong_phase)
+                   base.wrong_phase, keeps_block=True)          # the engine's check comes first
 
 
 # -- building a ship at home (GOLD-021, GOLD-022, R-044) ------------------------------------------------
@@ -578,14 +578,15 @@ def _replacements() -> dict[str, Handler]:
     out = {item: with_gold(base[f"build_{item}"], item) for item in ("road", "settlement", "city")}
     out = {f"build_{k}": v for k, v in out.items()}
     b = base["build_ship"]
+    # (a ship: the supply first, the engine's cost beside the gold; Road Building: ``dev.may_play`` first)
     out["build_ship"] = Handler("build_ship", frozenset({"setup", "main"}), BuildGoldShip.check, BuildGoldShip.apply,
-                                not_your_turn=b.not_your_turn)
+                                not_your_turn=b.not_your_turn, keeps_block=True)
     d = base["buy_development_card"]
     out["buy_development_card"] = Handler(d.type, d.phases, BuyGoldDevelopmentCard.check, BuyGoldDevelopmentCard.apply,
                                           d.actor, d.not_your_turn)
     rb = base["play_road_building"]
     out["play_road_building"] = Handler(rb.type, rb.phases, PlayGoldRoadBuilding.check, PlayGoldRoadBuilding.apply,
-                                        rb.actor, rb.not_your_turn, True, dev_wrong_phase)
+                                        rb.actor, rb.not_your_turn, True, dev_wrong_phase, keeps_block=True)
     return out
 
 
