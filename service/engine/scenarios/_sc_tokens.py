@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterable, Mapping, Optional
 
 from ..core import Violation
 from ..geometry import Edge, Hex, Node, edge_hexes, hex_corners, hex_neighbours, node_hexes
+from ..memo import per_position
 from ..rng import Rng
 from ..spec import HEX, F, List
 from ..state import State, Tile
@@ -96,9 +97,6 @@ def triggered(hexes: dict[Hex, Tile], mainland: set[Hex], edge: Edge) -> list[He
 def candidates(hexes: dict[Hex, Tile], mainland: set[Hex], buildings: dict[Node, tuple[int, str]], placer: int,
                dest: Hex, drop_order: Iterable[str] = SC11_DROP_ORDER) -> tuple[list[Hex], set[str], dict]:
     """R-026: the mainland hexes the token may come from, the limitations still in force, and the tests."""
-    pool = sorted((t for t in mainland if t != dest and t in hexes and hexes[t].number is not None),
-                  key=lambda h: (h[1], h[0]))
-
     def red(t: Hex) -> bool:
         """RED: a red token may not end up next to another red token on the small islands."""
         if hexes[t].number not in RED:
@@ -120,14 +118,29 @@ def candidates(hexes: dict[Hex, Tile], mainland: set[Hex], buildings: dict[Node,
         return any(buildings.get(n, (-1,))[0] == placer for n in hex_corners(t))
 
     tests: dict[str, Callable[[Hex], bool]] = {"RED": red, "PROD": prod, "OWN": own}
-    keep = {"RED", "PROD", "OWN"}
-    cands = [t for t in pool if all(tests[k](t) for k in keep)]
-    for limit in drop_order:
-        if cands:
-            break
-        keep.discard(limit)                  # SC11-013 / TDE3-014: drop the next limitation in the order
+
+    def ranked() -> tuple[list[Hex], set[str]]:
+        pool = sorted((t for t in mainland if t != dest and t in hexes and hexes[t].number is not None),
+                      key=lambda h: (h[1], h[0]))
+        keep = {"RED", "PROD", "OWN"}
         cands = [t for t in pool if all(tests[k](t) for k in keep)]
-    return cands, keep, tests
+        for limit in drop_order:
+            if cands:
+                break
+            keep.discard(limit)              # SC11-013 / TDE3-014: drop the next limitation in the order
+            cands = [t for t in pool if all(tests[k](t) for k in keep)]
+        return cands, keep
+
+    # The same board asks again for every placement judged there (the legal-action list judges many):
+    # kept per position (``memo.per_position``: the hexes, the home or mainland hexes and the buildings are
+    # what the tests read), handed out as copies.
+    order = tuple(drop_order)
+    inputs = (hexes, mainland if type(mainland) is frozenset else frozenset(mainland), buildings)
+    cands, keep = per_position(_RANKED, (dest, placer, order), inputs, ranked, size=64)
+    return list(cands), set(keep), tests
+
+
+_RANKED: dict = {}
 
 
 def settle_tokens(state: State, mainland: set[Hex], action, draw: Optional[Callable[[list[int]], int]],
