@@ -89,3 +89,49 @@ def test_hands_in_another_key_order_or_with_kinds_missing_list_the_same():
             items = sorted(pl.resources.items(), reverse=True)
             pl.resources = {r: n for r, n in items if n or i % 2}      # reversed, zeros dropped for some
         _compare(scen, s, graph)
+
+
+# -- Road Building and ship moves: the prefilters read the pieces placed before (BASE-DEV-6, SEA-008) -------
+
+def _with_road_building(state, roads: int, ships: int):
+    """The position with the current player holding a playable Road Building card and the given supply."""
+    s = state.copy()
+    pl = s.players[s.current_player]
+    pl.dev_cards = {**pl.dev_cards, "road_building": 1}
+    pl.supply["roads"], pl.supply["ships"] = roads, ships
+    s.flags.dev_card_played = False
+    return s
+
+
+@pytest.mark.parametrize("sid", ["base", "SC01", "SC04", "TDE3"])
+def test_road_building_in_hand_lists_the_same_as_the_plain_list(sid):
+    """BASE-DEV-6 / SEA-023: with the card in hand and supplies of 2+2, 1+1, 1+0 and 0+2 pieces, the Road
+    Building actions the prefilter proposes (the second piece connected through the first) are those of the
+    plain list, which judges every pair of the full generator."""
+    scen = get_scenario(sid)
+    listed = 0
+    positions = [(s, g) for s, g in _play(scen, scen.players[0], 7, 160) if s.phase in ("main", "roll")]
+    assert positions
+    for state, graph in positions[::6]:
+        for roads, ships in ((2, 2), (1, 1), (1, 0), (0, 2)):
+            s = _with_road_building(state, roads, ships)
+            fast = _legal_actions(s, graph, scen, s.current_player, True)
+            slow = _legal_actions(s, graph, scen, s.current_player, False)
+            assert _listing(fast) == _listing(slow), (sid, roads, ships)
+            listed += len(fast.actions.get("play_road_building", []))
+    assert listed > 100
+
+
+@pytest.mark.parametrize("sid", ["SC01", "SC04", "SC07", "TDE3"])
+def test_ship_moves_list_the_same_as_the_plain_list(sid):
+    """SEA-015..018 / SEA-008: the ship moves the prefilter proposes (each ship judged once, destinations
+    connected without the ship) are those of the plain list, which judges every ship on every sea edge."""
+    scen = get_scenario(sid)
+    moved = 0
+    for state, graph in _play(scen, scen.players[0], 3, 250):
+        if state.phase == "main":
+            fast = _legal_actions(state, graph, scen, state.current_player, True)
+            slow = _legal_actions(state, graph, scen, state.current_player, False)
+            assert _listing(fast) == _listing(slow)
+            moved += len(fast.actions.get("move_ship", []))
+    assert moved > 50
