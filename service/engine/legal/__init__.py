@@ -8,7 +8,9 @@ generator proposed too little (the property test in ``tests/test_legal_property.
 Where the engine's own handler judges a type, a prefilter proposes only the candidates that meet
 necessary conditions of that handler's check; when the scenario adds no check of its own, the prefilters
 that state the whole check list their candidates without judging them again (``tests/test_legal_fast.py``
-holds that list to the one that judges every candidate).
+holds that list to the one that judges every candidate). A scenario's own candidates of such a type are
+judged after the prefilter's; a module whose candidates are actions of the type with a choice of its own
+added builds them on :func:`proposed` (SC11/TDE3's ``token_from``).
 
 Some choices are too many to list and are described as *ranges* instead, each with one concrete
 example that was checked: discarding (any cards of the hand adding up to the count owed), Year of Plenty
