@@ -71,8 +71,10 @@ def declared_own(h: Handler, **changes) -> Handler:
     """The engine's handler ``h`` as a module's own (its ``ActionSpec.handler``): the same check and apply,
     for a module whose hooks change what they judge (Diamond Isles' ship anchors). Declared as the module's,
     the type's candidates are each judged in full, not taken through the engine's prefilter, which knows
-    only the engine's own rules. ``changes``: the fields that differ (``not_your_turn``...)."""
-    return replace(h, **changes)
+    only the engine's own rules; its check being the engine's, it keeps the type's block
+    (``Handler.keeps_block``: the card held, the supply and the cost read no hook). ``changes``: the fields
+    that differ (``not_your_turn``...)."""
+    return replace(h, **{"keeps_block": "check" not in changes, **changes})
 
 
 def load_all() -> dict[str, Handler]:
