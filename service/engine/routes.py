@@ -165,12 +165,119 @@ def _longest_route(owners: dict[int, int], graph: MapGraph, player: int,
     """The search behind :func:`route_of` (not memoised): fold the rules into the graph (:func:`_fold`);
     without a junction of three pieces every part is a path or a cycle (:func:`_walk_parts`), else per
     part an Euler trail or the bounded search (:func:`_general`)."""
+    got = _paths(owners, graph.edge_node_ids, player, eids)
+    if got is not None:
+        return len(got), _edges(graph.edges, eids, got)
     first, second, more, ends = _fold(owners, graph.edge_node_ids, player, eids)
     if more:
         best = _general(_adjacency(first, second, more), ends)
     else:
         best = _walk_parts(first, second, ends)
     return len(best), _edges(graph.edges, eids, best)
+
+
+def _paths(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player: int,
+           eids: list[int]) -> Optional[list[int]]:
+    """:func:`_fold` then :func:`_walk_parts` in one pass, for the common case (most networks of a game):
+    no node joins three pieces, so every part is a path or a cycle. The longest part as pieces (indexes
+    into ``eids``, in the order :func:`_walk_parts` gives them), or None when some node joins three pieces.
+
+    The rules fold as in :func:`_fold`, with other keys: a road end is its node id, a ship end ``~nid``
+    where no building stands (SEA-022: a road and a ship do not join there), the node id at an own
+    building (they meet), and past every node id for an end at an opponent's building (BASE-LR-2: a dead
+    end of its own per piece). Per node the pieces met there are kept as one int: ``~i`` for the one
+    piece ``i``, ``i + j`` for two (the piece beyond ``i`` is then that minus ``i``). A part's first node
+    in :func:`_walk_parts`'s order is the first end of its first piece (a node is numbered when a piece
+    first meets it, and every other piece of the part comes later), and its first piece that one; so
+    the parts are walked from their first pieces in order, the pieces marked as walked, not the nodes."""
+    ends: list[tuple[int, int]] = []
+    at: dict[int, int] = {}
+    get_b = owners.get
+    get_at = at.get
+    i = 0
+    for x in eids:
+        if x < 0:
+            a, b = edge_node_ids[~x]
+            bd = get_b(a)
+            ka = ~a if bd is None else a if bd == player else _APART + i + i
+            bd = get_b(b)
+            kb = ~b if bd is None else b if bd == player else _APART + 1 + i + i
+        else:
+            a, b = edge_node_ids[x]
+            bd = get_b(a)
+            ka = a if bd is None or bd == player else _APART + i + i
+            bd = get_b(b)
+            kb = b if bd is None or bd == player else _APART + 1 + i + i
+        s = get_at(ka)
+        if s is None:
+            at[ka] = ~i
+        elif s < 0:
+            at[ka] = i - s - 1                          # ~s + i
+        else:
+            return None                                 # a third piece here
+        s = get_at(kb)
+        if s is None:
+            at[kb] = ~i
+        elif s < 0:
+            at[kb] = i - s - 1
+        else:
+            return None
+        ends.append((ka, kb))
+        i += 1
+    walked = [False] * i
+    best: list[int] = []
+    left = i
+    for i0 in range(i):
+        if walked[i0]:
+            continue
+        if left <= len(best):
+            break                                       # no part left is longer
+        v0 = ends[i0][0]
+        side = []
+        via = i0
+        v = v0
+        while True:                                     # from v0 along its first piece
+            side.append(via)
+            walked[via] = True
+            a, b = ends[via]
+            v = b if a == v else a
+            if v == v0:
+                break                                   # round a cycle
+            s = at[v]
+            if s < 0:
+                break                                   # the end of a path
+            via = s - via
+        left -= len(side)
+        s = at[v0] if v != v0 else -1
+        if s >= 0:                                      # and the other way from v0
+            other = []
+            via = s - i0
+            v = v0
+            while True:
+                other.append(via)
+                walked[via] = True
+                a, b = ends[via]
+                v = b if a == v else a
+                s = at[v]
+                if s < 0:
+                    break
+                via = s - via
+            left -= len(other)
+            if len(side) + len(other) > len(best):
+                if len(side) == 1:
+                    side.extend(other)
+                    best = side
+                else:
+                    other.reverse()
+                    other.extend(side)
+                    best = other
+        elif len(side) > len(best):
+            best = side
+    return best
+
+
+#: :func:`_paths`' keys for the ends at an opponent's building start here (above every node id).
+_APART = 1 << 40
 
 
 def _fold(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player: int, eids: list[int]
