@@ -101,6 +101,13 @@ def longest_route(state: State, graph: MapGraph, player: int,
 
 def route_of(graph: MapGraph, player: int, eids: list[int], owners: dict[int, int],
              bkey: frozenset) -> tuple[int, list[tuple]]:
+    """:func:`route_hit` with the witness as a list of its own."""
+    n, path = route_hit(graph, player, eids, owners, bkey)
+    return n, list(path)
+
+
+def route_hit(graph: MapGraph, player: int, eids: list[int], owners: dict[int, int],
+              bkey: frozenset) -> tuple[int, tuple]:
     """:func:`longest_route` of the pieces ``eids`` (:func:`piece_ids`) among the buildings ``owners``
     (:func:`route_context`, ``bkey`` its key).
 
@@ -120,22 +127,25 @@ def route_of(graph: MapGraph, player: int, eids: list[int], owners: dict[int, in
     on: the board (``graph.memo_token``), the player, their pieces in order (the order decides which of
     several longest trails is the witness) and who owns which intersection. Most actions leave most
     networks as they were, so a position judged after the one before it finds them there.
+
+    The answer is ``(length, witness as a tuple of edges)``, the memo's own: shared, never to be changed.
     """
     if len(eids) <= 1:
         if not eids:
-            return 0, []
+            return _NO_ROUTE
         x = eids[0]
-        return 1, [graph.edges[~x if x < 0 else x]]
+        return 1, (graph.edges[~x if x < 0 else x],)
     pieces = tuple(eids)
-    key = (graph.memo_token, player, pieces, bkey)
+    token = graph.memo_token
+    key = (token, player, pieces, bkey)
     hit = _MEMO.get(key)
     if hit is not None:
-        return hit[0], list(hit[1])
+        return hit
     # Not with these buildings. The result depends only on the buildings on this network's own junctions:
     # when the network was last searched among buildings that agree with these there (an opponent built
     # elsewhere on the board), that answer stands; only a player whose pieces or junctions changed is
     # searched again.
-    net = (graph.memo_token, player, pieces)
+    net = (token, player, pieces)
     last = _NETWORKS.get(net)
     if last is not None and _same_junctions(graph.edge_node_ids, pieces, last[0], owners):
         hit = last[1]
@@ -145,8 +155,11 @@ def route_of(graph: MapGraph, player: int, eids: list[int], owners: dict[int, in
     if len(_NETWORKS) >= NETWORKS_KEPT:
         _NETWORKS.clear()
     _NETWORKS[net] = (owners, hit)
-    bounded_put(_MEMO, key, hit, MEMO_SIZE, nbytes=300 + 40 * len(eids) + 8 * len(hit[1]))
-    return hit[0], list(hit[1])
+    bounded_put(_MEMO, key, hit, MEMO_SIZE, 300 + 40 * len(eids) + 8 * len(hit[1]))
+    return hit
+
+
+_NO_ROUTE: tuple[int, tuple] = (0, ())
 
 
 def _same_junctions(edge_node_ids: list[tuple[int, int]], pieces: tuple[int, ...], a: dict[int, int],
