@@ -203,9 +203,17 @@ def _paths(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player:
     in :func:`_walk_parts`'s order is the first end of its first piece (a node is numbered when a piece
     first meets it, and every other piece of the part comes later), and its first piece that one; so
     the parts are walked from their first pieces in order, the pieces marked as walked, not the nodes."""
+    get_b = owners.get
+    if len(eids) == 2:
+        # Two pieces: one part when they meet at a junction (walked from the first one, either way
+        # round, they come in their order), else two parts of one piece each (the first one kept).
+        a, b = _end_keys(edge_node_ids, get_b, player, eids[0])
+        c, d = _end_keys(edge_node_ids, get_b, player, eids[1])
+        if a is not None and (a == c or a == d) or b is not None and (b == c or b == d):
+            return [0, 1]
+        return [0]
     ends: list[tuple[int, int]] = []
     at: dict[int, int] = {}
-    get_b = owners.get
     get_at = at.get
     i = 0
     for x in eids:
@@ -291,6 +299,22 @@ def _paths(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player:
 
 #: :func:`_paths`' keys for the ends at an opponent's building start here (above every node id).
 _APART = 1 << 40
+
+
+def _end_keys(edge_node_ids: list[tuple[int, int]], get_b, player: int, x: int
+              ) -> tuple[Optional[int], Optional[int]]:
+    """:func:`_paths`' keys of the two ends of the piece ``x``, None for an end at an opponent's building."""
+    if x < 0:
+        a, b = edge_node_ids[~x]
+        bd = get_b(a)
+        ka = ~a if bd is None else a if bd == player else None
+        bd = get_b(b)
+        return ka, ~b if bd is None else b if bd == player else None
+    a, b = edge_node_ids[x]
+    bd = get_b(a)
+    ka = a if bd is None or bd == player else None
+    bd = get_b(b)
+    return ka, b if bd is None or bd == player else None
 
 
 def _fold(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player: int, eids: list[int]
