@@ -249,10 +249,10 @@ def _paths(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player:
     best: list[int] = []
     left = i
     for i0 in range(i):
-        if walked[i0]:
-            continue
         if left <= len(best):
             break                                       # no part left is longer
+        if walked[i0]:
+            continue
         v0 = ends[i0][0]
         side = []
         via = i0
