@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from .lanes import closed_ships
 from .mapgraph import MapGraph
-from .routes import longest_route, piece_ids, route_context, route_hit, update_route_award
+from .routes import longest_route, piece_ids, route_context, route_hit, route_key, update_route_award
 from .state import State
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -22,14 +22,19 @@ def route_lengths(state: State, graph: MapGraph, scenario: "Scenario") -> dict[i
     return {p: (n, list(path)) for p, (n, path) in route_hits(state, graph, scenario).items()}
 
 
-def route_hits(state: State, graph: MapGraph, scenario: "Scenario") -> dict[int, tuple[int, tuple]]:
-    """:func:`route_lengths` with each witness a tuple shared with the route memo (read only)."""
+def route_hits(state: State, graph: MapGraph, scenario: "Scenario",
+               owners: Optional[dict[int, int]] = None) -> dict[int, tuple[int, tuple]]:
+    """:func:`route_lengths` with each witness a tuple shared with the route memo (read only); ``owners``
+    the owner of each built intersection by node id when the caller has them (:func:`_tally`)."""
     global _DEFAULT_ROUTE_PIECES
     if _DEFAULT_ROUTE_PIECES is None:
         from .scenarios.base import Scenario as _Scenario
         _DEFAULT_ROUTE_PIECES = _Scenario.route_pieces
-    owners, bkey = route_context(state, graph, scenario.route_blockers(state)
-                                 if "route_blockers" in scenario.composition.hooks else None)
+    blockers = scenario.route_blockers(state) if "route_blockers" in scenario.composition.hooks else None
+    if owners is None:
+        owners, bkey = route_context(state, graph, blockers)
+    else:
+        owners, bkey = route_key(owners, graph, blockers)
     players = range(len(state.players))
     if type(scenario).route_pieces is _DEFAULT_ROUTE_PIECES:
         # The default hook (roads, then ships with Seafarers, each in board order; see ``piece_ids``),
@@ -83,23 +88,29 @@ def victory_point_total(state: State, scenario: "Scenario", player: int) -> int:
     return victory_points(state, scenario, player)["total"]
 
 
-def all_victory_points(state: State, scenario: "Scenario") -> dict[str, dict[str, int]]:
-    """:func:`victory_points` of every player (keyed by the player as a string), buildings counted once."""
+def all_victory_points(state: State, scenario: "Scenario",
+                       counted: Optional[tuple[list[int], list[int]]] = None) -> dict[str, dict[str, int]]:
+    """:func:`victory_points` of every player (keyed by the player as a string), buildings counted once
+    (``counted``: the VP of each player's settlements and of their cities, when the caller has them)."""
     players = state.players
     n = len(players)
-    settlements = [0] * n
-    cities = [0] * n
     seats = range(n)
-    for owner, kind in state.buildings.values():
-        if owner in seats:
-            if kind == "city":
-                cities[owner] += 2
-            else:
-                settlements[owner] += 1
+    if counted is None:
+        settlements = [0] * n
+        cities = [0] * n
+        for owner, kind in state.buildings.values():
+            if owner in seats:
+                if kind == "city":
+                    cities[owner] += 2
+                else:
+                    settlements[owner] += 1
+    else:
+        settlements, cities = counted
     names = _names(n)
     if "vp_extra" in scenario.composition.hooks:
         return {names[p]: _vp(state, scenario, p, settlements[p], cities[p]) for p in seats}
-    # _vp without a module's sources, the position's holders read once
+    # _vp without a module's sources, the position's holders read once (BASE-COMP-4: one Longest Road
+    # and one Largest Army card, 2 VP each; BASE-DEV-9: VP cards count while held, new ones too)
     lr_holder = state.longest_road_holder
     la_holder = state.largest_army_holder
     out = {}
@@ -144,14 +155,39 @@ def _vp(state: State, scenario: "Scenario", player: int, settlements: int, citie
     return out
 
 
+def _tally(state: State, graph: MapGraph) -> tuple[dict[int, int], tuple[list[int], list[int]]]:
+    """One pass over the buildings for two uses: the owner of each built intersection by node id (what
+    :func:`route_context` starts from) and, per player, the VP of their settlements and of their cities
+    (what :func:`all_victory_points` counts)."""
+    node_index = graph.node_index
+    n = len(state.players)
+    seats = range(n)
+    owners: dict[int, int] = {}
+    settlements = [0] * n
+    cities = [0] * n
+    for node, (owner, kind) in state.buildings.items():
+        nid = node_index.get(node)
+        if nid is not None:
+            owners[nid] = owner
+        if owner in seats:
+            if kind == "city":
+                cities[owner] += 2
+            else:
+                settlements[owner] += 1
+    return owners, (settlements, cities)
+
+
 def derive(state: State, graph: MapGraph, scenario: "Scenario",
            routes: Optional[dict[int, tuple[int, Sequence]]] = None) -> dict[str, Any]:
     if routes is None:
-        routes = route_hits(state, graph, scenario)
+        owners, counted = _tally(state, graph)
+        routes = route_hits(state, graph, scenario, owners)
+    else:
+        counted = None
     players = state.players
     names = _names(max(len(players), len(routes)))
     out: dict[str, Any] = {
-        "victory_points": all_victory_points(state, scenario),
+        "victory_points": all_victory_points(state, scenario, counted),
         "longest_road": {names[p]: {"length": n, "path": list(map(list, path))} for p, (n, path) in routes.items()},
         "longest_road_holder": state.longest_road_holder,
         "largest_army": {"holder": state.largest_army_holder,

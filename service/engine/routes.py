@@ -39,6 +39,14 @@ def route_context(state: State, graph: MapGraph, blockers: Optional[dict] = None
         nid = node_index.get(n)
         if nid is not None:
             owners[nid] = b[0]
+    return route_key(owners, graph, blockers)
+
+
+def route_key(owners: dict[int, int], graph: MapGraph, blockers: Optional[dict] = None
+              ) -> tuple[dict[int, int], frozenset]:
+    """:func:`route_context` from the owners of the built intersections (by node id; taken over and
+    completed with the ``blockers``)."""
+    node_index = graph.node_index
     if blockers:
         for n, p in blockers.items():
             nid = node_index.get(n)
