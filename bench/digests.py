@@ -3,6 +3,7 @@
     .venv/bin/python bench/digests.py --games 200 --out before.json      # record
     .venv/bin/python bench/digests.py --games 200 --compare before.json  # after a change: same bytes?
 
+``--ck N`` adds N games with Cities & Knights stacked onto the scenarios that take it (keys ``SID+ck``).
 ``--compare`` plays exactly the games the file records (scenario, players, seed), so scenarios added
 since leave the comparison as it was.
 
@@ -28,15 +29,19 @@ STRIP = None
 DROP: tuple[str, ...] = ()
 
 
-def game_digest(job: tuple[str, int, int, int]) -> tuple[str, str, int]:
+CK = "cities_and_knights"
+
+
+def game_digest(job: tuple[str, int, int, int, bool]) -> tuple[str, str, int]:
     from service.api.service import verdict_text
     from service.engine.legal import legal_actions
-    from service.engine.scenarios import get_scenario
+    from service.engine.scenarios import get_scenario, with_expansions
     from service.engine.selfplay import play_game
     import orjson
-    sid, n, seed, cap = job
+    sid, n, seed, cap, ck = job
+    options = {CK: True} if ck else None
     h = hashlib.sha256()
-    scen = get_scenario(sid)
+    scen = with_expansions(get_scenario(sid), options)
     graphs = {}
 
     def step(state, action, verdict):
@@ -53,20 +58,33 @@ def game_digest(job: tuple[str, int, int, int]) -> tuple[str, str, int]:
         if verdict.graph is not None:
             graphs["g"] = verdict.graph
 
-    g = play_game(sid, n, seed, max_actions=cap, check=False, on_step=step)
+    g = play_game(sid, n, seed, max_actions=cap, check=False, on_step=step, options=options)
     # the legal actions of every player in the final position
     from service.engine.mapgraph import MapGraph
     graph = MapGraph.build(g.final.terrain_map())
     for p in range(n):
         la = legal_actions(g.final, graph, scen, p)
         h.update(orjson.dumps(la.to_json() if hasattr(la, "to_json") else repr(la)))
-    return f"{sid}/{n}/{seed}", h.hexdigest(), g.actions
+    return f"{sid}{'+ck' if ck else ''}/{n}/{seed}", h.hexdigest(), g.actions
+
+
+def ck_scenarios() -> list[tuple[str, int]]:
+    """(scenario, players) pairs of the games Cities & Knights stacks onto (not those with it built in)."""
+    from service.engine.scenarios import all_games, get_scenario
+    from service.engine.selfplay import playable_scenarios
+    stacked = {label.split(" with ")[0] for label in all_games() if label.endswith(" with " + CK)}
+    return [(sid, n) for sid, n in playable_scenarios() if sid in stacked
+            and CK not in get_scenario(sid).composition.modules]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--cap", type=int, default=150)
+    ap.add_argument("--ck", type=int, default=40, help="games more with Cities & Knights switched on, over the "
+                    "scenarios that take it (keys SID+ck/players/seed)")
+    ap.add_argument("--ck-cap", type=int, default=500, help="actions per Cities & Knights game (long enough for "
+                    "barbarian attacks)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out")
     ap.add_argument("--compare")
@@ -78,14 +96,17 @@ def main() -> None:
     DROP = tuple(k for k in (args.drop or "").split(",") if k)
     from service.engine.selfplay import playable_scenarios
     pairs = playable_scenarios()
-    jobs = [(*pairs[i % len(pairs)], 1 + i // len(pairs), 400 if pairs[i % len(pairs)][0] == "base" else args.cap)
-            for i in range(args.games)]
+    jobs = [(*pairs[i % len(pairs)], 1 + i // len(pairs), 400 if pairs[i % len(pairs)][0] == "base" else args.cap,
+             False) for i in range(args.games)]
+    ck_pairs = ck_scenarios()
+    jobs += [(*ck_pairs[i % len(ck_pairs)], 1 + i // len(ck_pairs), args.ck_cap, True) for i in range(args.ck)]
     if args.compare:
         # The games the file records, whatever scenarios were added since (a new scenario shifts the
         # round-robin above, and must not make every recorded game look changed).
         recorded = json.loads(Path(args.compare).read_text())
-        jobs = [(sid, int(n), int(seed), 400 if sid == "base" else args.cap)
-                for sid, n, seed in (k.split("/") for k in recorded)][:args.games]
+        jobs = [(sid.removesuffix("+ck"), int(n), int(seed),
+                 args.ck_cap if sid.endswith("+ck") else 400 if sid == "base" else args.cap, sid.endswith("+ck"))
+                for sid, n, seed in (k.split("/") for k in recorded)]
     with ProcessPoolExecutor(args.workers) as ex:
         results = list(ex.map(game_digest, jobs, chunksize=2))
     digests = {k: d for k, d, _ in results}

@@ -58,8 +58,6 @@ def http_game(client, sid: str, n: int, seed: int, cap: int, options=None) -> di
     from service.engine.rng import Rng
     from service.engine.scenarios import get_scenario, with_expansions
     from service.engine.selfplay import leaning, pick_action
-    if get_scenario(sid).required_options:                # TDE5: played only with Cities & Knights
-        options = {**get_scenario(sid).required_options, **(options or {})}
     scen = with_expansions(get_scenario(sid), options)
     failures: list[str] = []
     state = scen.new_game(n, seed, options) if options else scen.new_game(n, seed)

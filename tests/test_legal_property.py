@@ -39,7 +39,7 @@ HEAVY = os.environ.get("LEGAL_PROPERTY_HEAVY", "") not in ("", "0")
 #: (A scenario played only with Cities & Knights, TDE5 and TDE6, has its listing property in its own tests:
 #: the C&K types have no samplers here.)
 STARTABLE = sorted(sid for sid, s in SCENARIOS.items()
-                   if s.has_map and not s.required_options and "cities_and_knights" not in s.composition.modules)
+                   if s.has_map and "cities_and_knights" not in s.composition.modules)
 SEAFARERS_BOARD = "seafarers-on-a-base-board"
 CASES = [(sid, n) for sid in STARTABLE for n in SCENARIOS[sid].players] + [(SEAFARERS_BOARD, 4)]
 #: Moves of play per case (``CHECKED`` positions along the way are checked); GOLD's ships need long games

@@ -21,8 +21,7 @@ CORE_DERIVED = {"victory_points", "longest_road", "longest_road_holder", "larges
 
 @pytest.mark.parametrize("sid,players", playable_scenarios())
 def test_every_event_and_derived_value_of_a_game_is_declared_by_its_modules(sid, players):
-    from service.engine.scenarios import with_expansions
-    scen = with_expansions(SCENARIOS[sid], SCENARIOS[sid].required_options or None)   # the game it plays
+    scen = SCENARIOS[sid]
     comp = scen.composition
     bad: list[str] = []
 

@@ -665,3 +665,15 @@ def test_tde5_listed_knight_ship_and_settlement_actions_are_exactly_the_legal_on
             assert legal == (_key(a) in listed), (a, legal)
             checked += 1
     assert checked > 100
+
+
+def test_tde5_page_is_the_game_with_cities_and_knights(client):
+    """R-079, TDE5-002: the scenario's page lists the options of the game it is, Cities & Knights included
+    (its variants; strict phases false only, CK-CHG-7), and the expansion's switch as true only."""
+    opts = client.get("/v1/scenarios/TDE5").get_json()["options"]
+    assert "CK-VAR-MEANIES" in opts and "deserter_fallback" in opts
+    assert opts["BASE-VAR-STRICT-PHASES"].startswith("false only")
+    assert opts["cities_and_knights"].startswith("true only") and "R-079" in opts["cities_and_knights"]
+    r = client.post("/v1/games", json={"scenario": "TDE5", "players": 3, "seed": 1,
+                                       "options": {"cities_and_knights": True, "CK-VAR-MEANIES": True}})
+    assert r.status_code == 201 and r.get_json()["state"]["options"]["CK-VAR-MEANIES"] is True

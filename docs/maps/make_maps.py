@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from service.engine.scenarios import SCENARIOS, with_expansions  # noqa: E402
+from service.engine.scenarios import SCENARIOS  # noqa: E402
 from service.engine.mapgraph import MapGraph  # noqa: E402
 from service.render.svg import state_svg  # noqa: E402
 
@@ -28,17 +28,16 @@ def main() -> None:
         if not scen.has_map or not getattr(scen, "component_tables", None):
             continue
         for n in scen.players:
-            opts = dict(scen.required_options) or None       # TDE5: with Cities & Knights
             try:
-                st = with_expansions(scen, opts).new_game(n, SEED, opts) if opts else scen.new_game(n, SEED)
+                st = scen.new_game(n, SEED)
             except Exception as e:  # a scenario still without a map for this count
                 print(f"skip {sid} {n}p: {e}")
                 continue
             name = f"{sid}-{n}p.svg"
             graph = MapGraph.build(st.terrain_map())
-            game = with_expansions(scen, opts)
+            game = scen
             (here / name).write_text(state_svg(st, title=f"{sid} {scen.name}, {n} players",
-                                               tokens=game.board_tokens(st), layers=game.board_layers(st, graph)),
+                                               layers=game.board_layers(st, graph)),
                                      encoding="utf-8")
             terr = [t.terrain for t in st.hexes.values()]
             frame, sea, unknown = terr.count("frame"), terr.count("sea"), terr.count("unknown")

@@ -192,7 +192,7 @@ def render_view():
     state, graph = parse_state(req["state"], current_app.extensions["graph_cache"], tag=posted_tag())
     scen = scenario_of(state)
     options: dict[str, Any] = {"size": req["size"], "show_coords": req["coords"], "show_frame": req["frame"],
-                               "tokens": scen.board_tokens(state), "layers": scen.board_layers(state, graph)}
+                               "layers": scen.board_layers(state, graph)}
     headers: dict[str, str] = {}
     hl = req["highlight"] or {}
     if hl.get("route_of") is not None:

@@ -229,9 +229,6 @@ class Hooks(Protocol):
     def maps(self) -> dict[int, Any]:
         """The map data per player count, for the scenario page."""
 
-    def board_tokens(self, state: "State") -> dict[Any, str]:
-        """Tokens the module keeps on intersections, for the board picture: ``{node: label}``."""
-
     def board_layers(self, state: "State", graph: "MapGraph") -> list["Layer"]:
         """What the module adds to the board picture (``picture.Layer``: its pieces, tokens and marks, each
         kind with its legend words; ``picture.Panel``: what it keeps off the board, drawn under the legend);

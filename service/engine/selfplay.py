@@ -146,9 +146,6 @@ def play_game(scenario_id: str, players: int, seed: int, *, max_actions: int = 3
               options: Optional[dict] = None) -> Game:
     """Play one seeded random game (with the game ``options``, expansions included); ``failures`` lists
     every invariant broken (empty: all held)."""
-    required = get_scenario(scenario_id).required_options
-    if required:
-        options = {**required, **(options or {})}
     scen = with_expansions(get_scenario(scenario_id), options)
     state = scen.new_game(players, seed, options) if options else scen.new_game(players, seed)
     graph = graph0 = MapGraph.build(state.terrain_map())

@@ -98,8 +98,7 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
           show_coords: bool = False, colours: tuple[str, ...] = PLAYER_COLOURS,
           svp: Optional[Mapping[Node, int]] = None, route: Optional[list[Edge]] = None,
           marks: Optional[Mapping[str, list]] = None, players: Optional[int] = None, legend: bool = True,
-          mark_label: str = "rule broken here", tokens: Optional[Mapping[Node, str]] = None,
-          layers: Sequence[Layer | Panel] = ()) -> str:
+          mark_label: str = "rule broken here", layers: Sequence[Layer | Panel] = ()) -> str:
     """The SVG text of a board: hexes by terrain (unexplored ones shown hidden, "?"), number tokens,
     harbours, roads, ships, settlements and cities in player colours, robber (R) and pirate (P).
 
@@ -109,8 +108,7 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
     ``marks`` (``{"hexes": [...], "nodes": [...], "edges": [...]}``, where a violation lies, circled in
     magenta), ``players`` (how many players the legend lists; default: those with pieces), ``legend``
     (the legend lists the players, the piece shapes, and the robber, pirate, route and marks when drawn)
-    ``mark_label`` (what the legend calls a mark), ``tokens`` (node -> a short label: tokens a scenario
-    keeps on intersections, e.g. treasure chests) and ``layers`` (what the game's rule modules add:
+    ``mark_label`` (what the legend calls a mark) and ``layers`` (what the game's rule modules add:
     :class:`~service.engine.picture.Layer` s, each drawn by its shape and listed in the legend when it has
     something on the board, and :class:`~service.engine.picture.Panel` s, boxes of text drawn under the
     legend). Several token glyphs at one hex or intersection stand side by side, not on top of each other."""
@@ -190,11 +188,6 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
         out.append(f'<g class="svp"><circle cx="{x + size * 0.3:.1f}" cy="{y - size * 0.3:.1f}" r="{size * 0.17:.1f}" '
                    f'fill="#fff59d" stroke="#6d4c00"/><text x="{x + size * 0.3:.1f}" y="{y - size * 0.24:.1f}" '
                    f'text-anchor="middle" font-size="{size * 0.2:.1f}">{count}</text></g>')
-    for n, label in sorted((tokens or {}).items()):
-        x, y = node_point(tuple(n), size)
-        out.append(f'<g class="token"><circle cx="{x:.1f}" cy="{y:.1f}" r="{size * 0.2:.1f}" fill="#8d6e63" '
-                   f'stroke="#3e2723"/><text x="{x:.1f}" y="{y + size * 0.07:.1f}" text-anchor="middle" fill="#fff" '
-                   f'font-size="{size * 0.2:.1f}">{escape(label)}</text></g>')
     offsets = _stack_offsets(drawn_layers)
     for li, lay in enumerate(drawn_layers):
         out.append(f'<g class="layer {escape(lay.key)}">' + "".join(

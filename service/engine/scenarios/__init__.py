@@ -142,10 +142,6 @@ def start_game(scenario_id: str, players: int, seed: int, options: Optional[Mapp
     if players not in scen.players:
         raise GameRefused([("players", f"scenario {scen.id!r} is for {list(scen.players)} players")])
     options = dict(options or {})
-    for name, value in scen.required_options.items():     # a scenario played only with an expansion (TDE5)
-        if options.get(name) != value:
-            raise GameRefused([("options/" + name, scen.required_refusal or f"scenario {scen.id!r} is played "
-                                f"with {name} = {value!r}")])
     # the expansion switches first (one the scenario refuses is named), then every option against the
     # game's stack: an expansion's own options (its variants) exist only with it switched on
     problems = scen.option_problems({k: v for k, v in options.items() if k in EXPANSIONS}, players)

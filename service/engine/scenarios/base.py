@@ -164,11 +164,6 @@ class Scenario:
     route_minimum = 5          # BASE-LR-3
     setup_rounds = 2           # BASE-SETUP-2/3
     has_map = True             # ships a map of its own, so POST /v1/games can start it
-    #: Options every game of this scenario carries (TDE5: ``cities_and_knights``, R-079); random play
-    #: (``selfplay``) starts its games with them.
-    required_options: Mapping[str, Any] = {}
-    #: Why a game without them is refused (the rule), for ``start_game``.
-    required_refusal = ""
     #: Component tables per player count (``components.py`` documents the format); checked explicitly
     #: on game generation and on request, never before a verdict (R-001).
     component_tables: dict[int, dict] = {}
@@ -248,10 +243,6 @@ class Scenario:
 
     def maps(self) -> dict[int, Any]:
         """The map data per player count (``mapdata.MapSpec.layout()``), for the full definition."""
-        return {}
-
-    def board_tokens(self, state: State) -> dict[Node, str]:
-        """Tokens the module keeps on intersections, drawn on the board picture: ``{node: label}``."""
         return {}
 
     def board_layers(self, state: State, graph: Any) -> list:

@@ -41,19 +41,20 @@ from ...scenarios.seafarers import Seafarers
 from ...spec import HEX, NODE, PLAYER, Any_, Bool, F, Int, List, Map, Obj, Str, by_player
 from ...state import State
 from ..cities_and_knights import store
+from ..cities_and_knights.module import CitiesAndKnights
+from ..cities_and_knights.required import PlayedWithCitiesAndKnights, option_spec
 from . import canal as C
 from .lean import PLAY_LEAN as _LEAN
 from .maps import BASIN, CANAL, FIELDS, MAP_SPECS, component_table, fixed_harbors
 
-OPTION = "cities_and_knights"
-REFUSAL = ("R-079, TDE5-002: The Great Canal is played with Seafarers and Cities & Knights together: create it "
-           "with options.cities_and_knights = true")
 VP = {3: 21, 4: 18}                                          # TDE5-025
 _HEXES = List(HEX, max_len=16)
 _TILE = Obj({"hex": F(HEX, required=True), "chips": F(Int(0, 2), required=True), "dug": F(Bool(), required=True)})
 
 
-class GreatCanal(MappedScenario, Seafarers):
+class GreatCanalMap(MappedScenario, Seafarers):
+    """The map, the set-up, the canal, prospectors and traders: the scenario's module below Cities & Knights
+    (the scenario is :class:`GreatCanal`, with Cities & Knights in its stack)."""
     id = "TDE5"
     module_name = "TDE5"
     name = "The Great Canal"
@@ -66,8 +67,6 @@ class GreatCanal(MappedScenario, Seafarers):
     component_rule = "TDE5-003"
     component_tables = {n: component_table() for n in (3, 4)}
     map_specs = MAP_SPECS
-    required_options = {OPTION: True}                         # TDE5-002, R-079
-    required_refusal = REFUSAL
 
     WITHOUT_ACTIONS = ("move_pirate",)                        # TDE5-010
     PLAY_LEAN = _LEAN                                         # random play: knights dig the canal (lean.py)
@@ -118,13 +117,6 @@ class GreatCanal(MappedScenario, Seafarers):
 
     # -- a new game ------------------------------------------------------------------------------------
     def new_game(self, num_players: int, seed: int, options: Optional[dict] = None) -> State:
-        if (options or {}).get(OPTION) is not True:
-            if options and OPTION in options:               # refused outright (start_game refuses it first)
-                raise ValueError(REFUSAL)
-            # a game of this scenario is a game with Cities & Knights (R-079): the stacked game makes it
-            from ...scenarios import with_expansions
-            opts = {**(options or {}), **self.required_options}
-            return with_expansions(self, opts).new_game(num_players, seed, opts)
         state = super().new_game(num_players, seed, options)
         want = (options or {}).get("robber")
         if want is not None:
@@ -285,9 +277,6 @@ class GreatCanal(MappedScenario, Seafarers):
     def validate_state(self, state: State) -> list[tuple[str, str]]:
         out = list(super().validate_state(state))
         out += player_count_problems(state, self.players, "TDE5-002")
-        if not (state.options or {}).get(OPTION) or store.KEY not in state.scenario_state:
-            out.append(("/state/options/cities_and_knights", "R-079, TDE5-002: The Great Canal is played with "
-                        "Cities & Knights (options.cities_and_knights = true)"))
         ss = state.scenario_state
         for i, t in enumerate(ss.get("canal") or ()):
             if t["dug"] and t["chips"]:
@@ -425,6 +414,7 @@ class GreatCanalWithCitiesAndKnights:
     """The Great Canal's own rules with Cities & Knights, stacked above that module: the target (TDE5-025:
     21 VP with 3 players, 18 with 4, instead of CK-SEA-1's raised target)."""
     module_name = "TDE5_cities_and_knights"
+    OPTIONS = (option_spec(GreatCanalMap.name, "TDE5-002"),)  # TDE5-002, R-079
 
     def new_game(self, num_players: int, seed: int, options: Optional[dict] = None) -> State:
         state = super().new_game(num_players, seed, options)   # type: ignore[misc]
@@ -435,6 +425,11 @@ class GreatCanalWithCitiesAndKnights:
         return VP[3]                                          # TDE5-025 (the 4-player 18: new_game)
 
 
-GreatCanal.cities_and_knights_rules = GreatCanalWithCitiesAndKnights
+class GreatCanal(GreatCanalWithCitiesAndKnights, PlayedWithCitiesAndKnights, CitiesAndKnights, GreatCanalMap):
+    """TDE5-001, TDE5-002, R-079: base, Seafarers and Cities & Knights together, the scenario's text above them;
+    never without Cities & Knights."""
+    id = "TDE5"
+    requires_rule = "TDE5-002"
 
-__all__ = ["GreatCanal", "GreatCanalWithCitiesAndKnights", "VP"]
+
+__all__ = ["GreatCanal", "GreatCanalMap", "GreatCanalWithCitiesAndKnights", "VP"]

@@ -28,7 +28,7 @@ from typing import Any, Optional
 
 from ...core import Ctx, Violation
 from ...geometry import edge_hexes, node_str
-from ...module import ActionSpec, EventSpec, OptionSpec
+from ...module import ActionSpec, EventSpec
 from ...picture import Glyph, Layer
 from ...rng import Rng
 from ...scenarios._sc_common import player_count_problems
@@ -38,20 +38,13 @@ from ...spec import NODE, PLAYER, Any_, Bool, F, Int, List, Null, Obj, Str, by_p
 from ...state import State
 from ..cities_and_knights import store
 from ..cities_and_knights.module import CitiesAndKnights
-from ..cities_and_knights.data import OPTION
+from ..cities_and_knights.required import PlayedWithCitiesAndKnights, option_spec
 from . import knights as K
 from . import land as L
 from .maps import DRAGONS, FLAG_TOKENS, MAP_SPECS, component_table, fixed_harbors
 
 VP_TARGET = {3: 21, 4: 18}                     # TDE6-026
 DRAGONS_TO_WIN = 6                             # TDE6-026, R-078
-R079 = ("R-079: Enchanted Land (TDE6-002) is played with Cities & Knights only: start or post the game with the "
-        "option cities_and_knights: true")
-
-
-def _only_with_ck(value: Any, players: int) -> bool:
-    """TDE6-002, R-079: the scenario is played with Cities & Knights."""
-    return value is True
 
 
 class EnchantedLandMap(MappedScenario, Seafarers):
@@ -207,7 +200,7 @@ class EnchantedLandRules:
             "TDE6-019..022, R-077: an active knight activated in an earlier turn fights the dragon it stands on: "
             "basic beats 1 flag, strong 2, mighty 3.", handler=K.FightDragon.HANDLER),
     )
-    OPTIONS = (OptionSpec(OPTION, _only_with_ck, "true only: " + R079),)
+    OPTIONS = (option_spec(EnchantedLandMap.name, "TDE6-002"),)   # TDE6-002, R-079
     DERIVED = {
         "enchanted_land": F(Obj({
             "knights": F(List(Obj({"node": F(NODE), "player": F(PLAYER), "level": F(Int(1, 3)),
@@ -239,16 +232,9 @@ class EnchantedLandRules:
 
     # -- a new game --------------------------------------------------------------------------------
     def new_game(self, num_players: int, seed: int, options: Optional[dict] = None) -> State:
-        options = {**(options or {}), OPTION: True}          # TDE6-001, R-079: with Cities & Knights
         state = super().new_game(num_players, seed, options)
         state.vp_target = VP_TARGET.get(num_players, 21)     # TDE6-026
         return state
-
-    def option_problems(self, options: Any, num_players: int) -> list[tuple[str, str]]:
-        out = list(super().option_problems(options, num_players))
-        if (options or {}).get(OPTION) is not True and not any(k == OPTION for k, _ in out):
-            out.append((OPTION, R079))                       # TDE6-002, R-079
-        return out
 
     # -- checks ------------------------------------------------------------------------------------
     def check(self, ctx: Ctx) -> list[Violation]:
@@ -405,9 +391,11 @@ class EnchantedLandRules:
         return out
 
 
-class EnchantedLand(EnchantedLandRules, CitiesAndKnights, EnchantedLandMap):
-    """TDE6-001: base, Seafarers and Cities & Knights combined, the scenario's text above them."""
+class EnchantedLand(EnchantedLandRules, PlayedWithCitiesAndKnights, CitiesAndKnights, EnchantedLandMap):
+    """TDE6-001, TDE6-002, R-079: base, Seafarers and Cities & Knights combined, the scenario's text above them;
+    never without Cities & Knights."""
     id = "TDE6"
+    requires_rule = "TDE6-002"
 
 
 __all__ = ["EnchantedLand", "EnchantedLandMap", "EnchantedLandRules", "VP_TARGET", "DRAGONS_TO_WIN"]
