@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from .lanes import closed_ships
 from .mapgraph import MapGraph
-from .routes import longest_route, piece_ids, route_context, route_hit, route_key, update_route_award
+from .routes import longest_route, piece_ids, route_context, route_hit, update_route_award
 from .state import State
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -19,22 +19,32 @@ _DEFAULT_ROUTE_PIECES = None        # Scenario.route_pieces (looked up on first 
 
 def route_lengths(state: State, graph: MapGraph, scenario: "Scenario") -> dict[int, tuple[int, list]]:
     """Per player: (length, witness edges) of the longest road / trade route (BASE-LR-1, SEA-021)."""
-    return {p: (n, list(path)) for p, (n, path) in route_hits(state, graph, scenario).items()}
+    by, owners, bkey = _networks(state, graph, scenario)
+    out = {}
+    for p, eids in enumerate(by):
+        n, path = route_hit(graph, p, eids, owners, bkey)
+        out[p] = (n, list(path))
+    return out
 
 
 def route_hits(state: State, graph: MapGraph, scenario: "Scenario",
                owners: Optional[dict[int, int]] = None) -> dict[int, tuple[int, tuple]]:
     """:func:`route_lengths` with each witness a tuple shared with the route memo (read only); ``owners``
     the owner of each built intersection by node id when the caller has them (:func:`_tally`)."""
+    by, owners, bkey = _networks(state, graph, scenario, owners)
+    return {p: route_hit(graph, p, eids, owners, bkey) for p, eids in enumerate(by)}
+
+
+def _networks(state: State, graph: MapGraph, scenario: "Scenario", owners: Optional[dict[int, int]] = None
+              ) -> tuple[list[list[int]], dict[int, int], frozenset]:
+    """Every player's route pieces (:func:`piece_ids` of the ``route_pieces`` hook) and the position's
+    :func:`route_context` (from ``owners`` when given)."""
     global _DEFAULT_ROUTE_PIECES
     if _DEFAULT_ROUTE_PIECES is None:
         from .scenarios.base import Scenario as _Scenario
         _DEFAULT_ROUTE_PIECES = _Scenario.route_pieces
     blockers = scenario.route_blockers(state) if "route_blockers" in scenario.composition.hooks else None
-    if owners is None:
-        owners, bkey = route_context(state, graph, blockers)
-    else:
-        owners, bkey = route_key(owners, graph, blockers)
+    owners, bkey = route_context(state, graph, blockers, owners)
     players = range(len(state.players))
     if type(scenario).route_pieces is _DEFAULT_ROUTE_PIECES:
         # The default hook (roads, then ships with Seafarers, each in board order; see ``piece_ids``),
@@ -53,7 +63,7 @@ def route_hits(state: State, graph: MapGraph, scenario: "Scenario",
                     add[p](~eid)
     else:
         by = [piece_ids(graph, scenario.route_pieces(state, p)) for p in players]
-    return {p: route_hit(graph, p, by[p], owners, bkey) for p in players}
+    return by, owners, bkey
 
 
 def largest_army(state: State, holder: Optional[int]) -> Optional[int]:

@@ -28,25 +28,21 @@ def player_route_pieces(state: State, player: int, include_ships: bool = True) -
     return out
 
 
-def route_context(state: State, graph: MapGraph, blockers: Optional[dict] = None) -> tuple[dict[int, int], frozenset]:
+def route_context(state: State, graph: MapGraph, blockers: Optional[dict] = None,
+                  owners: Optional[dict[int, int]] = None) -> tuple[dict[int, int], frozenset]:
     """What a route result depends on among the buildings, computed once per position and shared by every
     player: the owner of each built intersection (by node id; a city counts as its settlement did), and
     of each intersection a module's other pieces hold (``blockers``, the ``route_blockers`` hook), and
-    the same as a memo key, interned so that comparing equal keys is an identity check."""
+    the same as a memo key, interned so that comparing equal keys is an identity check. ``owners``: the
+    owners of the built intersections when the caller has counted them already (completed here with the
+    blockers)."""
     node_index = graph.node_index
-    owners: dict[int, int] = {}
-    for n, b in state.buildings.items():
-        nid = node_index.get(n)
-        if nid is not None:
-            owners[nid] = b[0]
-    return route_key(owners, graph, blockers)
-
-
-def route_key(owners: dict[int, int], graph: MapGraph, blockers: Optional[dict] = None
-              ) -> tuple[dict[int, int], frozenset]:
-    """:func:`route_context` from the owners of the built intersections (by node id; taken over and
-    completed with the ``blockers``)."""
-    node_index = graph.node_index
+    if owners is None:
+        owners = {}
+        for n, b in state.buildings.items():
+            nid = node_index.get(n)
+            if nid is not None:
+                owners[nid] = b[0]
     if blockers:
         for n, p in blockers.items():
             nid = node_index.get(n)
@@ -56,7 +52,7 @@ def route_key(owners: dict[int, int], graph: MapGraph, blockers: Optional[dict] 
     same = _BUILDING_KEYS.get(key)
     if same is not None:
         return owners, same
-    bounded_put(_BUILDING_KEYS, key, key, MEMO_SIZE, nbytes=256 + 150 * len(key))
+    bounded_put(_BUILDING_KEYS, key, key, MEMO_SIZE, 256 + 150 * len(key))
     return owners, key
 
 
