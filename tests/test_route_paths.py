@@ -1,8 +1,8 @@
 """Networks without a junction of three pieces (most networks of a game) are folded and walked in one
-pass (``routes._paths``): the same parts, the same longest one and the same witness, piece for piece, as
-the fold and walk it stands for (``routes._fold`` then ``routes._walk_parts``) and as the exhaustive
-search (BASE-LR-1: a loop counts all its edges; BASE-LR-2: an opponent's building breaks the line; SEA-022:
-a road and a ship join only at the player's own building)."""
+pass (``routes._paths``), the others handed over to the general search with the keys found so far: the
+same longest trail and the same witness, piece for piece, as the exhaustive search (BASE-LR-1: a loop
+counts all its edges; BASE-LR-2: an opponent's building breaks the line; SEA-022: a road and a ship join
+only at the player's own building)."""
 from __future__ import annotations
 
 import random
@@ -17,19 +17,13 @@ from tests.route_oracle import longest_route_oracle
 G = board()
 
 
-def _walked(net: Net):
-    """What the fold and walk give: None when a node joins three pieces."""
-    first, second, more, ends = routes._fold(net.owners, G.edge_node_ids, PLAYER, net.eids)
-    return None if more else routes._walk_parts(first, second, ends)
-
-
 def _check(net: Net) -> bool:
+    """The one-pass answer equals the exhaustive search's; True when no node joins three pieces."""
     got = routes._paths(net.owners, G.edge_node_ids, PLAYER, net.eids)
-    assert got == _walked(net), net.describe(G)
-    if got is not None:
-        want = longest_route_oracle(net.owners, G, PLAYER, net.eids)
-        assert (len(got), routes._edges(G.edges, net.eids, got)) == want, net.describe(G)
-    return got is not None
+    want = longest_route_oracle(net.owners, G, PLAYER, net.eids)
+    assert (len(got), routes._edges(G.edges, net.eids, got)) == want, net.describe(G)
+    adj, _ = routes._fold(net.owners, G.edge_node_ids, PLAYER, net.eids)
+    return max(map(len, adj)) <= 2
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -41,7 +35,7 @@ def test_small_networks_of_several_parts_BASE_LR_1_BASE_LR_2_SEA_022(seed):
         net = random_net(rnd, G, rnd.randint(2, 9))
         simple += _check(net)
         simple += _check(mutate(rnd, G, net))
-    assert simple > 1000                                # most of them take the one-pass walk
+    assert 1000 < simple < 2900                         # most take the one-pass walk, some the hand-over
 
 
 def test_two_pieces_BASE_LR_2_SEA_022():

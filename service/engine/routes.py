@@ -179,34 +179,29 @@ def _same_junctions(edge_node_ids: list[tuple[int, int]], pieces: tuple[int, ...
 
 def _longest_route(owners: dict[int, int], graph: MapGraph, player: int,
                    eids: list[int]) -> tuple[int, list[tuple]]:
-    """The search behind :func:`route_of` (not memoised): fold the rules into the graph (:func:`_fold`);
-    without a junction of three pieces every part is a path or a cycle (:func:`_walk_parts`), else per
-    part an Euler trail or the bounded search (:func:`_general`)."""
-    got = _paths(owners, graph.edge_node_ids, player, eids)
-    if got is not None:
-        return len(got), _edges(graph.edges, eids, got)
-    first, second, more, ends = _fold(owners, graph.edge_node_ids, player, eids)
-    if more:
-        best = _general(_adjacency(first, second, more), ends)
-    else:
-        best = _walk_parts(first, second, ends)
+    """The search behind :func:`route_of` (not memoised): the rules folded into the graph; without a
+    junction of three pieces every part is a path or a cycle (:func:`_paths`), else per part an Euler
+    trail or the bounded search (:func:`_general` over :func:`_fold`)."""
+    best = _paths(owners, graph.edge_node_ids, player, eids)
     return len(best), _edges(graph.edges, eids, best)
 
 
 def _paths(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player: int,
-           eids: list[int]) -> Optional[list[int]]:
-    """:func:`_fold` then :func:`_walk_parts` in one pass, for the common case (most networks of a game):
-    no node joins three pieces, so every part is a path or a cycle. The longest part as pieces (indexes
-    into ``eids``, in the order :func:`_walk_parts` gives them), or None when some node joins three pieces.
+           eids: list[int]) -> list[int]:
+    """The longest trail as pieces (indexes into ``eids``), for the common case (most networks of a game)
+    in one pass: no node joins three pieces, so every part is a path or a cycle, covered whole. The rules
+    fold as in :func:`_fold` (the same keys); per node the pieces met there are kept as one int: ``~i``
+    for the one piece ``i``, ``i + j`` for two (the piece beyond ``i`` is then that minus ``i``). A third
+    piece at a node hands the network over to :func:`_general` (over :func:`_fold`, with the keys found
+    so far).
 
-    The rules fold as in :func:`_fold`, with other keys: a road end is its node id, a ship end ``~nid``
-    where no building stands (SEA-022: a road and a ship do not join there), the node id at an own
-    building (they meet), and past every node id for an end at an opponent's building (BASE-LR-2: a dead
-    end of its own per piece). Per node the pieces met there are kept as one int: ``~i`` for the one
-    piece ``i``, ``i + j`` for two (the piece beyond ``i`` is then that minus ``i``). A part's first node
-    in :func:`_walk_parts`'s order is the first end of its first piece (a node is numbered when a piece
-    first meets it, and every other piece of the part comes later), and its first piece that one; so
-    the parts are walked from their first pieces in order, the pieces marked as walked, not the nodes."""
+    The witness is the longest part (the first found of equal ones), walked from where :func:`_general`'s
+    Euler trail would start, so that it is the one it would give. Parts are taken in the order of their
+    first nodes (numbered as a piece first meets them): a part's first node is the first end of its first
+    piece, and every other piece of the part comes later, so the parts are walked from their first pieces
+    in order. A path is walked from its end if its first node is one; else from the end beyond its first
+    piece if that piece is the whole side, otherwise from the end beyond its second piece; a cycle from
+    its first node along its first piece."""
     get_b = owners.get
     if len(eids) == 2:
         # Two pieces: one part when they meet at a junction (walked from the first one, either way
@@ -238,15 +233,15 @@ def _paths(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player:
             at[ka] = ~i
         elif s < 0:
             at[ka] = i - s - 1                          # ~s + i
-        else:
-            return None                                 # a third piece here
+        else:                                           # a third piece here
+            return _general(*_fold(owners, edge_node_ids, player, eids, ends))
         s = get_at(kb)
         if s is None:
             at[kb] = ~i
         elif s < 0:
             at[kb] = i - s - 1
         else:
-            return None
+            return _general(*_fold(owners, edge_node_ids, player, eids, ends))
         ends.append((ka, kb))
         i += 1
     walked = [False] * i
@@ -301,7 +296,8 @@ def _paths(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player:
     return best
 
 
-#: :func:`_paths`' keys for the ends at an opponent's building start here (above every node id).
+#: The keys of :func:`_fold` (and :func:`_paths`) for the ends at an opponent's building start here (past
+#: every node id).
 _APART = 1 << 40
 
 
@@ -321,114 +317,52 @@ def _end_keys(edge_node_ids: list[tuple[int, int]], get_b, player: int, x: int
     return ka, b if bd is None or bd == player else None
 
 
-def _fold(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player: int, eids: list[int]
-          ) -> tuple[list[int], list[int], list[tuple[int, int]], list[tuple[int, int]]]:
-    """The connection rules folded into split nodes: per node its first and second piece (by index into
-    ``eids``, in the order met; -1 for none), ``(node, piece)`` for every piece beyond two at a node, and
-    per piece its two nodes.
+def _fold(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player: int, eids: list[int],
+          known: list[tuple[int, int]] = ()) -> tuple[list[list[int]], list[tuple[int, int]]]:
+    """The connection rules folded into split nodes: per node its pieces (by index into ``eids``, in the
+    order met), and per piece its two nodes; nodes are numbered as a piece first meets them.
 
-    Node keys are ints: 2*nid (+1 for a ship end) where no building stands (SEA-022: a road and a ship do
-    not join there); 2*nid at an own building (roads and ships meet); an opponent's building gives every
-    piece touching it a dead end of its own (BASE-LR-2: a trail may end there, never pass through)."""
-    key_of: dict[int, int] = {}
-    first: list[int] = []
-    second: list[int] = []
-    more: list[tuple[int, int]] = []
+    Node keys: a road end is its node id, a ship end ``~nid`` where no building stands (SEA-022: a road
+    and a ship do not join there), the node id at an own building (roads and ships meet), and a key of
+    its own, past every node id, for each end at an opponent's building (BASE-LR-2: a trail may end
+    there, never pass through). ``known``: the keys of the first pieces' ends, found already."""
+    num: dict[int, int] = {}
+    get_n = num.get
+    adj: list[list[int]] = []
     ends: list[tuple[int, int]] = []
     get_b = owners.get
+    m = len(known)
     i = 0
     for x in eids:
-        if x < 0:
-            ship = 1
+        if i < m:
+            ka, kb = known[i]
+        elif x < 0:
             a, b = edge_node_ids[~x]
+            bd = get_b(a)
+            ka = ~a if bd is None else a if bd == player else _APART + i + i
+            bd = get_b(b)
+            kb = ~b if bd is None else b if bd == player else _APART + 1 + i + i
         else:
-            ship = 0
             a, b = edge_node_ids[x]
-        bd = get_b(a)
-        if bd is None or bd == player:
-            k = a + a + ship if bd is None else a + a
-            va = key_of.get(k)
-            if va is None:
-                va = key_of[k] = len(first)
-                first.append(i)
-                second.append(-1)
-            elif second[va] < 0:
-                second[va] = i
-            else:
-                more.append((va, i))
+            bd = get_b(a)
+            ka = a if bd is None or bd == player else _APART + i + i
+            bd = get_b(b)
+            kb = b if bd is None or bd == player else _APART + 1 + i + i
+        va = get_n(ka)
+        if va is None:
+            va = num[ka] = len(adj)
+            adj.append([i])
         else:
-            va = len(first)
-            first.append(i)
-            second.append(-1)
-        bd = get_b(b)
-        if bd is None or bd == player:
-            k = b + b + ship if bd is None else b + b
-            vb = key_of.get(k)
-            if vb is None:
-                vb = key_of[k] = len(first)
-                first.append(i)
-                second.append(-1)
-            elif second[vb] < 0:
-                second[vb] = i
-            else:
-                more.append((vb, i))
+            adj[va].append(i)
+        vb = get_n(kb)
+        if vb is None:
+            vb = num[kb] = len(adj)
+            adj.append([i])
         else:
-            vb = len(first)
-            first.append(i)
-            second.append(-1)
+            adj[vb].append(i)
         ends.append((va, vb))
         i += 1
-    return first, second, more, ends
-
-
-def _adjacency(first: list[int], second: list[int], more: list[tuple[int, int]]) -> list[list[int]]:
-    """Per node, its pieces in the order met (from :func:`_fold`'s arrays)."""
-    adj = [[f] if s < 0 else [f, s] for f, s in zip(first, second)]
-    for v, i in more:
-        adj[v].append(i)
-    return adj
-
-
-def _walk_parts(first: list[int], second: list[int], ends: list[tuple[int, int]]) -> list[int]:
-    """No node joins three pieces: every part is a simple path or cycle, covered whole. The longest part
-    (the first found of equal ones), walked from where :func:`_general`'s Euler trail would start, so that
-    the witness is the one it would give: a path from its end if the part is found there; else from the
-    first node found, from the end beyond its first piece if that piece is the whole side, otherwise from
-    the end beyond its second piece; a cycle from its first node along its first piece."""
-    seen = [False] * len(first)
-    best: list[int] = []
-    for v0 in range(len(first)):
-        if seen[v0]:
-            continue
-        seen[v0] = True
-        sides = []
-        for via in (first[v0], second[v0]):             # each way from v0, to a dead end or round
-            if via < 0:
-                break
-            side, v = [], v0
-            while True:
-                side.append(via)
-                a, b = ends[via]
-                v = b if a == v else a
-                seen[v] = True
-                if v == v0:
-                    break                                 # round a cycle
-                nxt = second[v]
-                if nxt < 0:
-                    break                                 # the end of a path
-                via = first[v] if nxt == via else nxt
-            sides.append(side)
-            if v == v0:
-                break
-        if len(sides) == 1:
-            path = sides[0]
-        elif len(sides[0]) == 1:
-            path = sides[0] + sides[1]
-        else:
-            path = sides[1][::-1] + sides[0]
-        if len(path) > len(best):
-            best = path
-    return best
+    return adj, ends
 
 
 def _general(adj: list[list[int]], ends: list[tuple[int, int]]) -> list[int]:
