@@ -12,6 +12,7 @@ import pytest
 
 from service.engine.core import Action
 from service.engine.legal import action_json, legal_actions, range_admits, sample_range, violations_of
+from service.engine.modules.cities_and_knights import store
 from service.engine.rng import Rng
 from service.engine.scenarios import get_scenario, with_expansions
 
@@ -262,3 +263,282 @@ def test_commercial_harbor_every_offer_in_a_range():
         one = [None] + [{"give": r, "get": g} for r in ("wool", "ore", "brick") for g in (None,) + COMMODITIES]
         return [{"offers": {k: v for k, v in (("1", a), ("2", b)) if v is not None}} for a in one for b in one]
     assert every_legal_play_in_a_range(st, "commercial_harbor", sup, "CK-PROG-T1") > 5
+
+
+# -- CK-BARB-4 / CK-BARB-6 / CK-PROG-5 / CK-PROG-S1 / CK-VAR-MEANIES: the roll ----------------------------
+
+def _seed(seeded: str, alchemist: str | None = None) -> int:
+    """A generator seed whose seeded roll shows the event ``seeded`` (red, yellow, then the event die,
+    CK-DICE-2) and, given, whose Alchemist roll (the event die alone) shows ``alchemist``."""
+    from service.engine.modules.cities_and_knights.data import EVENT_FACES
+    for seed in range(1000):
+        r = Rng(seed, 0)
+        r.below(6)
+        r.below(6)
+        if EVENT_FACES[r.below(6)] == seeded and (alchemist is None or EVENT_FACES[Rng(seed, 0).below(6)] == alchemist):
+            return seed
+    raise AssertionError("no seed")
+
+
+class _Resolutions:
+    """Counts the rolls resolved (on copies) while listing: the listing's cost, whatever the machine."""
+
+    def __init__(self, monkeypatch):
+        from service.engine.modules.cities_and_knights import actions, roll_ranges
+        self.n = 0
+        real = roll_ranges.resolve_roll
+
+        def counted(*a):
+            self.n += 1
+            return real(*a)
+        monkeypatch.setattr(roll_ranges, "resolve_roll", counted)
+        monkeypatch.setattr(actions, "resolve_roll", counted)
+
+
+def _all_rolls(state, graph, scen, p, params, ok, bad, tried):
+    """Brute force: every roll of ``params`` with each combination of the choices its resolution asks
+    (into ``ok``), and the rolls lacking a choice asked or carrying a value outside its options, out of
+    the field's whole domain (into ``bad``, the first time each player's choice is asked)."""
+    from service.engine.core import Ctx
+    from service.engine.modules.cities_and_knights.data import PROGRESS_CARDS, TRACKS
+    from service.engine.modules.cities_and_knights.turn import NeedChoice, resolve_roll
+    a = Action("roll", p, dict(params))
+    try:
+        resolve_roll(Ctx(state, a, graph, scen), state.copy())
+    except NeedChoice as e:
+        bad.append(a)
+        if (e.key, e.player) not in tried:
+            tried.add((e.key, e.player))
+            domain = {"pillage": [list(n) for n in graph.nodes], "defender_decks": list(TRACKS),
+                      "progress_discards": list(PROGRESS_CARDS)}[e.key]
+            for x in domain:
+                if x not in e.options:
+                    bad.append(Action("roll", p, {**params, e.key: {**(params.get(e.key) or {}), str(e.player): x}}))
+        for opt in e.options:
+            more = {**params, e.key: {**(params.get(e.key) or {}), str(e.player): opt}}
+            _all_rolls(state, graph, scen, p, more, ok, bad, tried)
+        return
+    ok.append(a)
+
+
+def every_roll_listed_or_in_a_range(monkeypatch, st, bases, rule: str, p: int = 0, tweak=None) -> dict:
+    """The legal-action promise for ``roll``, by brute force over ``bases`` (parameter dicts: the dice,
+    the Alchemist, the knights sent) and every choice each asks: every roll adjudicate accepts is listed
+    or admitted by a range, every refused one is neither, every listed roll and every range's example
+    and samples are accepted; the figures: rolls accepted, listed, ranges, resolutions spent listing."""
+    state, graph = _load(st)
+    if tweak is not None:
+        state = state.copy()
+        tweak(state)
+    scen = _scen("base")
+    count = _Resolutions(monkeypatch)
+    la = legal_actions(state, graph, scen, p)
+    spent = count.n
+    monkeypatch.undo()
+    listed = {_key(a) for a in la.actions.get("roll", [])}
+    specs = la.ranges.get("roll", [])
+    for a in la.actions.get("roll", []):
+        assert not violations_of(state, a, graph, scen), (rule, action_json(a))
+
+    def inside(a):
+        return any(range_admits("roll", spec, a, state, graph, scen) for spec in specs)
+    rng = Rng(11, 0)
+    for spec in specs:
+        ex = spec["example"]
+        ex_a = Action("roll", ex["player"], {k: v for k, v in ex.items() if k not in ("type", "player")})
+        assert range_admits("roll", spec, ex_a, state, graph, scen) and not violations_of(state, ex_a, graph, scen)
+        for _ in range(20):
+            a = sample_range(spec, rng)
+            assert range_admits("roll", spec, a, state, graph, scen), (rule, action_json(a))
+            assert not violations_of(state, a, graph, scen), (rule, action_json(a))
+    ok: list = []
+    bad: list = []
+    for base in bases:
+        _all_rolls(state, graph, scen, p, base, ok, bad, set())
+    for a in ok:
+        assert not violations_of(state, a, graph, scen), (rule, action_json(a))
+        assert _key(a) in listed or inside(a), f"{rule}: a legal roll is neither listed nor in a range: {action_json(a)}"
+    for a in bad:
+        assert violations_of(state, a, graph, scen), (rule, action_json(a))
+        assert _key(a) not in listed and not inside(a), f"{rule}: a refused roll is offered: {action_json(a)}"
+    return {"accepted": len(ok), "listed": len(listed), "ranges": specs, "resolutions": spent, "ok": ok}
+
+
+#: The most rolls resolved listing one position (``roll_ranges``: the seeded roll's choices within WALK
+#: resolutions, one per Alchemist pair, a path of first options per range example, then each listed
+#: roll and example judged once more).
+def _bound() -> int:
+    from service.engine.modules.cities_and_knights import roll_ranges
+    return 2 * (roll_ranges.WALK + len(roll_ranges.ALCHEMIST_PAIRS)) + 2 * 2 * 10
+
+
+SEEDED = {"dice": None}
+
+
+def _four_tied(alchemist: bool = False) -> dict:
+    """4 players, one active basic knight each against 4 cities: Catan wins, all four tie (CK-BARB-6);
+    players 1..3 hold 4 progress cards (CK-PROG-5: a 5th outside their turn is put back at once)."""
+    c = ck(4, barbarian=6)
+    c["knights"] = [knight(0, NE, 1, True), knight(1, SW, 1, True), knight(2, (1, 0, "N"), 1, True),
+                    knight(3, (-1, 1, "S"), 1, True)]
+    c = with_cards(c, 1, "spy", "spy", "warlord", "warlord")
+    c = with_cards(c, 2, "bishop", "bishop", "crane", "crane")
+    c = with_cards(c, 3, "merchant", "merchant", "wedding", "deserter")
+    if alchemist:
+        c = with_cards(c, 0, "alchemist")
+    st = position(players=4, phase="roll", ck_state=c, cities=((0, N), (1, S), (2, (1, 0, "SE")), (3, (-1, 0, "N"))),
+                  roads=((0, E_N_NE), (1, E_S_SW), (2, (1, 0, "E")), (3, (-1, 0, "NE"))))
+    st["rng"] = {"seed": _seed("ship", "ship"), "counter": 0}
+    return st
+
+
+def test_roll_four_tied_defenders_at_the_limit_in_a_range(monkeypatch):
+    """CK-BARB-6: four tied defenders each choose a deck; CK-PROG-5: players 1..3 at the limit put back a
+    card, whose options follow from the seeded draws before (CK-PROG-6: a card put back goes under its
+    deck): every roll accepted lies in the range, at a bounded cost."""
+    got = every_roll_listed_or_in_a_range(monkeypatch, _four_tied(), [SEEDED], "CK-BARB-6")
+    assert got["listed"] == 0 and len(got["ranges"]) == 1
+    spec = got["ranges"][0]
+    assert spec["dice"] is None and not spec["alchemist"]
+    assert [(x["key"], x["player"]) for x in spec["asks"]] == [
+        ("defender_decks", 0), ("defender_decks", 1), ("progress_discards", 1), ("defender_decks", 2),
+        ("progress_discards", 2), ("defender_decks", 3), ("progress_discards", 3)]
+    assert got["accepted"] > 1000 and got["resolutions"] <= _bound() < got["accepted"]
+    # the choices depend on each other: whether player 3 puts back, and which cards, differs between the
+    # decks chosen before (CK-PROG-5: a VP card drawn is laid out and nothing is put back, CK-PROG-4)
+    by_decks: dict = {}
+    for a in got["ok"]:
+        by_decks.setdefault(json.dumps(a.get("defender_decks"), sort_keys=True), set()).add(
+            (a.get("progress_discards") or {}).get("3"))
+    assert len({frozenset(v) for v in by_decks.values()}) > 1
+
+
+def test_roll_two_tied_defenders_listed_as_before(monkeypatch):
+    """CK-BARB-6: two tied defenders, nobody at the limit: the 9 deck choices are listed one by one, no
+    range."""
+    st = _four_tied()
+    c = st["scenario_state"]["cities_and_knights"]
+    c["knights"] = c["knights"][:2]
+    for q in ("1", "2", "3"):
+        c["hands"][q] = {}
+    c["decks"] = store.initial(4)["decks"]
+    st["pieces"]["cities"] = st["pieces"]["cities"][:2]   # 2 cities against 2 knights: Catan wins
+    got = every_roll_listed_or_in_a_range(monkeypatch, st, [SEEDED], "CK-BARB-6")
+    assert got["listed"] == got["accepted"] == 9 and not got["ranges"]
+
+
+def _three_lose(cities: tuple[int, int, int]) -> dict:
+    """4 players on a radius-2 board: player 0's mighty knight, players 1..3 without knights holding
+    ``cities`` cities each: the barbarians win and each of 1..3 chooses the city lost (CK-BARB-4)."""
+    from .helpers import radius_board
+    brd = radius_board(2, "mountains", 5)
+    _, graph = _load(position(players=4, phase="roll", cities=(), roads=(), brd=brd))
+    spread: list = []
+    for i, n in enumerate(graph.nodes):
+        if graph.node_land[i] and not any(graph.node_index[m] in graph.node_neighbour_ids[i] for m in spread):
+            spread.append(n)
+    c = ck(4, barbarian=6)
+    c["knights"] = [knight(0, spread[-1], 3, True)]
+    owners = [0] + [q for q, k in zip((1, 2, 3), cities) for _ in range(k)]
+    st = position(players=4, phase="roll", cities=list(zip(owners, spread)), roads=(), brd=brd, ck_state=c)
+    st["rng"] = {"seed": _seed("ship"), "counter": 0}
+    return st
+
+
+def test_roll_barbarians_win_against_three_players(monkeypatch):
+    """CK-BARB-4: the barbarians beat players 1..3, each choosing which of their cities is lost: 3 x 3 x 2
+    choices are listed one by one; 4 x 4 x 3 are given as a range whose samples vary the cities."""
+    few = every_roll_listed_or_in_a_range(monkeypatch, _three_lose((3, 3, 2)), [SEEDED], "CK-BARB-4")
+    assert few["listed"] == few["accepted"] == 18 and not few["ranges"]
+    many = every_roll_listed_or_in_a_range(monkeypatch, _three_lose((4, 4, 3)), [SEEDED], "CK-BARB-4")
+    assert many["accepted"] == 48 and many["listed"] == 0 and len(many["ranges"]) == 1
+    assert many["resolutions"] <= _bound()
+    spec = many["ranges"][0]
+    assert [(x["key"], x["player"], len(x["options"])) for x in spec["asks"]] == [
+        ("pillage", 1, 4), ("pillage", 2, 4), ("pillage", 3, 3)]
+    rng = Rng(3, 0)
+    assert len({json.dumps(sample_range(spec, rng).get("pillage"), sort_keys=True) for _ in range(40)}) > 10
+
+
+ALCHEMIST = [{"dice": [r, y], "alchemist": True} for r in range(1, 7) for y in range(1, 7)]
+
+
+def test_roll_alchemist_every_pair_listed(monkeypatch):
+    """CK-PROG-S1: the Alchemist's player chooses both production dice: each of the 36 [red, yellow] pairs
+    is a roll of its own (CK-PROG-2: the red die decides the progress draws), all listed."""
+    st = position(phase="roll", ck_state=with_cards(ck(), 0, "alchemist"))
+    got = every_roll_listed_or_in_a_range(monkeypatch, st, [SEEDED] + ALCHEMIST, "CK-PROG-S1")
+    assert got["listed"] == got["accepted"] == 37 and not got["ranges"]
+
+
+def test_roll_alchemist_pairs_asking_a_put_back_in_a_range(monkeypatch):
+    """CK-PROG-S1, CK-PROG-2, CK-PROG-5: on a politics gate player 1 (politics level 2, at the limit) draws
+    when red <= 3 and puts a card back: those pairs are a range, the others listed."""
+    c = with_cards(ck(), 1, "spy", "spy", "warlord", "wedding")
+    c["improvements"]["1"]["politics"] = 2
+    c = with_cards(with_cards(c, 0, "alchemist"), 2, "constitution")    # no VP card to draw (CK-PROG-4)
+    st = position(phase="roll", ck_state=c)
+    st["rng"] = {"seed": _seed("trade", "politics"), "counter": 0}
+    got = every_roll_listed_or_in_a_range(monkeypatch, st, [SEEDED] + ALCHEMIST, "CK-PROG-5")
+    spec, = got["ranges"]
+    assert spec["alchemist"] and sorted(spec["dice"]) == [[r, y] for r in (1, 2, 3) for y in range(1, 7)]
+    assert [(x["key"], x["player"]) for x in spec["asks"]] == [("progress_discards", 1)]
+    assert got["listed"] == 1 + 18
+    assert got["resolutions"] <= _bound()
+
+
+def test_roll_alchemist_with_four_tied_defenders(monkeypatch):
+    """CK-PROG-S1 with CK-BARB-6: every pair asks the four tied defenders' decks (81 rolls each): one range
+    holds the 36 pairs, another the seeded roll, at a bounded cost (brute force over every fifth pair)."""
+    st = _four_tied(alchemist=True)
+    c = st["scenario_state"]["cities_and_knights"]
+    for q in ("1", "2", "3"):
+        c["hands"][q] = {}
+    c["decks"] = with_cards(ck(4), 0, "alchemist")["decks"]
+    got = every_roll_listed_or_in_a_range(monkeypatch, st, [SEEDED] + ALCHEMIST[::5], "CK-PROG-S1")
+    assert got["listed"] == 0 and [len(s["dice"] or []) for s in got["ranges"]] == [0, 36]
+    assert got["resolutions"] <= _bound() < got["accepted"]
+
+
+def _sent(nodes_by_player: dict) -> list[dict]:
+    """CK-VAR-MEANIES: every choice of knights sent: per player left out (all fight), or any ordered
+    selection of their active knights, none included."""
+    from itertools import permutations
+    per = []
+    for q, nodes in nodes_by_player.items():
+        per.append([None] + [list(map(list, pick)) for k in range(len(nodes) + 1) for pick in permutations(nodes, k)])
+    out = []
+    for combo in product(*per):
+        f = {str(q): sent for q, sent in zip(nodes_by_player, combo) if sent is not None}
+        out.append({"dice": None, "fighting": f} if f else {"dice": None})
+    return out
+
+
+def test_roll_meanies_every_choice_of_knights(monkeypatch):
+    """CK-VAR-MEANIES: each player sends any of their active knights (CK-BARB-3: only those fight): every
+    choice, with the cities lost (CK-BARB-4) or decks drawn (CK-BARB-6) it leads to, lies in the range;
+    a knight not active or of another player is refused and offered nowhere."""
+    far = (1, 0, "N")
+    c = ck(4, barbarian=6)
+    c["knights"] = [knight(0, NE, 2, True), knight(0, far, 1, True), knight(1, SW, 1, True),
+                    knight(1, (-1, 1, "S"), 2, True), knight(2, (0, -1, "N"), 1, True), knight(2, (1, 0, "S"), 1)]
+    st = position(players=4, phase="roll", ck_state=c, options={"CK-VAR-MEANIES": True},
+                  cities=((0, N), (1, S), (2, (1, -1, "N")), (3, (-1, 0, "N")), (3, (-2, 2, "N"))),
+                  roads=((0, E_N_NE), (0, E_NE_SE), (1, E_S_SW), (1, E_SW_NW)))
+    st["rng"] = {"seed": _seed("ship"), "counter": 0}
+    active = {0: [NE, far], 1: [SW, (-1, 1, "S")], 2: [(0, -1, "N")], 3: []}    # (1, 0, S) is not active
+    got = every_roll_listed_or_in_a_range(monkeypatch, st, _sent(active), "CK-VAR-MEANIES")
+    spec, = got["ranges"]
+    assert spec["fighting"] == {"0": sorted([list(NE), list(far)]), "1": sorted([list(SW), [-1, 1, "S"]]),
+                                "2": [[0, -1, "N"]], "3": []}
+    keys = {k for a in got["ok"] for k in ("pillage", "defender_decks") if a.get(k)}
+    assert keys == {"pillage", "defender_decks"}          # some choices of knights lose, some tie
+    assert got["resolutions"] <= _bound()
+    state, graph = _load(st)
+    scen = _scen("base")
+    for f in ({"2": [[1, 0, "S"]]}, {"1": [list(NE)]}):    # inactive; another player's
+        a = Action("roll", 0, {"fighting": f})
+        assert violations_of(state, a, graph, scen) and not range_admits("roll", spec, a, state, graph, scen)
+    st["options"]["CK-VAR-MEANIES"] = False               # CK-BARB-3: every active knight fights, nothing sent
+    state, graph = _load(st)
+    assert "roll" not in legal_actions(state, graph, scen, 0).ranges

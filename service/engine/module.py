@@ -46,10 +46,13 @@ class RangeKind:
     """How the legal-action list gives an action type as ranges (counts of cards) rather than one by one:
     ``specs(state, graph, scenario, player)`` yields ``(range spec, one legal example)``;
     ``admits(spec, action)`` says whether a concrete action lies inside a spec; ``sample(spec, rng)`` draws
-    one (random play and tests)."""
+    one (random play and tests). ``positional``: what lies inside a range depends on how the position
+    resolves it (C&K's roll, whose choices follow from seeded draws), and ``admits(spec, action, state,
+    graph, scenario)`` judges it at the position."""
     specs: Callable[..., Iterable[tuple[dict, "Action"]]]
-    admits: Callable[[dict, "Action"], bool]
+    admits: Callable[..., bool]
     sample: Callable[[dict, Any], "Action"]
+    positional: bool = False
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,10 @@ and gold-field picks (any cards of the bank adding up to the count), domestic tr
 currency a module declares, of one hand for any of the other's, at least one each way, no kind on both
 sides), and a module's own ranged types by its ``RangeKind`` (GOLD's trades with the bank). A listed
 type may give some of its choices as ranges too, by its ``RangeKind`` (C&K's ``play_progress``: the cards
-asking other players for cards of their choice), the ranges then beside its listed actions.
+asking other players for cards of their choice; C&K's ``roll``: the choices its outcome asks when too many
+to list, and the knights sent with CK-VAR-MEANIES), the ranges then beside its listed actions. A
+``positional`` kind (C&K's ``roll``, whose later choices follow from seeded draws) is judged at its
+position: ``range_admits`` then takes the state, graph and scenario.
 
 Listing conventions: parameters that report a chance outcome (dice, a drawn or stolen card, what an
 unexplored space turned out to be) are listed at their default, left to the seeded generator; GOLD's

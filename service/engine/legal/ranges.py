@@ -137,13 +137,19 @@ def draw_cards(rng: Rng, total: int, at_most: dict[str, int]) -> dict[str, int]:
     return out
 
 
-def range_admits(type_: str, spec: dict[str, Any], action: Action) -> bool:
-    """Whether a concrete action lies inside a range spec (the property test samples both ways)."""
+def range_admits(type_: str, spec: dict[str, Any], action: Action, state: Optional[State] = None,
+                 graph: Optional[MapGraph] = None, scenario: Optional["Scenario"] = None) -> bool:
+    """Whether a concrete action lies inside a range spec (the property test samples both ways). A
+    module's ``positional`` range is judged at its position: give ``state``, ``graph`` and ``scenario``."""
     cards_ok = cards_in_range
     if action.type != type_:
         return False
     kind = RANGE_KINDS.get(type_)
     if kind is not None:
+        if kind.positional:
+            if state is None or graph is None or scenario is None:
+                raise ValueError(f"a range of {type_} is judged at its position: give state, graph and scenario")
+            return kind.admits(spec, action, state, graph, scenario)
         return kind.admits(spec, action)
     if type_ == "domestic_trade":
         give = {r: n for r, n in action.get("give").items() if n}

@@ -838,30 +838,10 @@ __all__ = ["Roll", "DiscardCards", "MoveRobber", "MovePirate", "BuildKnight", "A
 
 
 def roll_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Iterable[Action]:
-    """The roll (seeded dice), with every combination of the choices its outcome asks (previewed by
-    resolving it on a copy), and with the Alchemist where held (each production total once)."""
-    if state.phase != "roll" or p != state.current_player or store.KEY not in state.scenario_state:
-        return
-    bases = [{"dice": None}]
-    if store.hand(state, p).get("alchemist", 0) > 0:
-        bases += [{"dice": [r, y], "alchemist": True} for r in range(1, 7) for y in range(1, 7) if r <= y or r == 6]
-    for base in bases:
-        yield from _choice_branches(state, graph, scen, p, base, 0)
-
-
-def _choice_branches(state, graph, scen, p, params, depth) -> Iterable[Action]:
-    a = Action("roll", p, dict(params))
-    try:
-        resolve_roll(Ctx(state, a, graph, scen), state.copy())
-    except NeedChoice as e:
-        if depth > 6:
-            return
-        for opt in e.options[:6]:
-            more = dict(params)
-            more[e.key] = {**(params.get(e.key) or {}), str(e.player): opt}
-            yield from _choice_branches(state, graph, scen, p, more, depth + 1)
-        return
-    yield a
+    """The listed rolls (``roll_ranges``: the seeded dice with every combination of the choices its
+    outcome asks while few, and each Alchemist pair asking none); the others are given as ranges."""
+    from .roll_ranges import roll_candidates as listed
+    return listed(state, graph, scen, p)
 
 
 def end_turn_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Iterable[Action]:

@@ -31,6 +31,7 @@ from ...state import DEV_CARDS, State
 from . import store
 from .discards import RANGES as DISCARD_RANGES
 from .progress_ranges import RANGES as PROGRESS_RANGES
+from .roll_ranges import RANGES as ROLL_RANGES
 from .data import (BARBARIAN_STEPS, CARD_NAMES, CARDS, COMMODITIES, COSTS, DECKS, EVENTS, NAMES_2025, PROGRESS_CARDS,
                    PROGRESS_LIMIT, SEA_VP_RAISE, TRACKS, VP_TARGET, card_id)
 
@@ -86,7 +87,7 @@ CK_ACTION_SPECS = (
                                                                   "the chosen red and yellow values"),
                         **_CHOICES},
                "The roll of the red, yellow and event dice (CK-DICE-2).", handler=_h("Roll"),
-               candidates=_cands("roll_candidates")),
+               candidates=_cands("roll_candidates"), ranges=ROLL_RANGES),
     ActionSpec("discard_cards", {"resources": F(Cards(tuple(c for c in CARDS if c not in COMMODITIES))),
                                  "commodities": F(Cards(COMMODITIES))},
                "Discard half of resources plus commodities on a 7 (CK-SEVEN-2).", handler=_h("DiscardCards"),
