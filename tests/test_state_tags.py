@@ -43,6 +43,10 @@ def test_answers_with_a_state_carry_its_tag_and_the_tag_is_that_of_the_state_as_
     # keys in another order are the same canonical bytes: still recognised
     shuffled = dict(reversed(list(st.items())))
     assert integrity.recognised(shuffled, tag)
+    # a replay's final position is tagged too, and posted on with its tag it is recognised
+    rep = client.post("/v1/replay", json={"state": st, "actions": [SETTLE]})
+    final = rep.json["final"]["state"]
+    assert integrity.tag_of(final) == rep.headers["State-Tag"] and integrity.recognised(final, rep.headers["State-Tag"])
 
 
 def test_a_recognised_state_gives_the_same_bytes_on_every_endpoint(client):
@@ -179,3 +183,27 @@ def test_a_recognised_state_with_warnings_answers_them_each_time(client):
     for _ in range(3):
         r = client.post("/v1/adjudicate", json=body, headers={"State-Tag": tag})
         assert r.data == plain.data
+
+
+def test_a_kept_state_posted_again_as_the_same_text_is_not_tagged_again_and_nothing_else_passes_for_it(
+        client, monkeypatch):
+    st, tag = new_game(client)
+    first = client.post("/v1/adjudicate", json={"state": st, "action": SETTLE}, headers={"State-Tag": tag})
+    assert first.status_code == 200 and service._RECOGNISED       # recognised by its tag, and kept
+    worked_out = []
+    real = service.recognised
+    monkeypatch.setattr(service, "recognised", lambda *a: worked_out.append(1) or real(*a))
+    again = client.post("/v1/adjudicate", json={"state": st, "action": SETTLE}, headers={"State-Tag": tag})
+    assert again.data == first.data and worked_out == []          # the same text: the kept state
+    shuffled = json.dumps({"state": dict(reversed(list(st.items()))), "action": SETTLE})  # (as written)
+    r = client.post("/v1/adjudicate", data=shuffled, content_type="application/json", headers={"State-Tag": tag})
+    assert r.data == first.data and worked_out == [1]             # another text: its tag worked out, as before
+    assert st["setup"]["round"] == 1
+    for change in ("bank", "true for 1"):
+        bad = json.loads(json.dumps(st))
+        if change == "bank":
+            bad["bank"]["ore"] += 1
+        else:
+            bad["setup"]["round"] = True          # equal to 1 in Python, another JSON value
+        r = client.post("/v1/adjudicate", json={"state": bad, "action": SETTLE}, headers={"State-Tag": tag})
+        assert r.status_code == 422, change

@@ -65,6 +65,18 @@ end
 BENCH_STATE_KEY = "load-bench-state-key"
 
 
+def tags_of(root: Path, bodies_file: str, out: str) -> tuple[str, list[str]]:
+    """The ``State-Tag`` of each body's state as the checkout ``root`` makes it (its own Python, its code
+    digest) under :data:`BENCH_STATE_KEY`, written one a line to ``out``: (``out``, the tags)."""
+    script = ("import json, sys; from service.api import integrity; "
+              f"integrity.set_key({BENCH_STATE_KEY.encode()!r}); "
+              "print('\\n'.join(integrity.tag_of(json.loads(line)['state']) for line in open(sys.argv[1]) if line.strip()))")
+    text = subprocess.run([str(root / ".venv" / "bin" / "python"), "-c", script, bodies_file], cwd=root,
+                          capture_output=True, text=True, check=True, timeout=120).stdout
+    Path(out).write_text(text)
+    return out, text.split()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -315,7 +327,9 @@ def main() -> int:
                     help="the requests also carry each state's State-Tag (as a client posting back the states "
                          "the service returned): the referee runs twice, untagged and tagged")
     ap.add_argument("--compare", metavar="DIR",
-                    help="another checkout (with its own .venv) served beside this one, in the same windows")
+                    help="another checkout (with its own .venv) served beside this one, in the same windows; "
+                         "with --tagged its requests carry the tags its own code makes (a tag is bound to the "
+                         "code that made it)")
     ap.add_argument("--no-redis", action="store_true", help="leave out the Redis up / Redis down servers")
     args = ap.parse_args()
     if args.l1 is not None:
@@ -335,21 +349,23 @@ def main() -> int:
     Path(bodies_file).write_text("\n".join(bodies) + "\n")
     lua_file = os.path.join(work, "adjudicate.lua")
     Path(lua_file).write_text(LUA)
-    tags_file, tags = "", None
+    # name -> (tags file, tags): a tag is bound to the code that made it (``integrity``), so the checkout
+    # compared (--compare) is given the tags its own code makes
+    tag_sets: dict[str, tuple[str, list[str]]] = {}
     if args.tagged:
-        from service.api import integrity
-        integrity.set_key(BENCH_STATE_KEY.encode())
-        tags = [integrity.tag_of(json.loads(b)["state"]) for b in bodies]
-        tags_file = os.path.join(work, "tags.txt")
-        Path(tags_file).write_text("\n".join(tags) + "\n")
+        tag_sets["tagged"] = tags_of(ROOT, bodies_file, os.path.join(work, "tags.txt"))
+        if args.compare:
+            tag_sets["compare tagged"] = tags_of(Path(args.compare).resolve(), bodies_file,
+                                                 os.path.join(work, "tags-compare.txt"))
     print(f"generator={gen} duration={duration:g}s warmup={warmup:g}s connections={args.connections} "
           f"boards={args.boards} mix={args.mix} bytes/body={sum(map(len, bodies)) // len(bodies)} "
           f"cpus={os.cpu_count()} server=gunicorn 2 workers x {os.environ.get('BENCH_THREADS', '4')} threads", flush=True)
 
-    def load(port: int, secs: float, tagged: bool = False) -> dict:
+    def load(port: int, secs: float, name: str) -> dict:
+        tags_file, tags = tag_sets.get(name, ("", None))
         if gen == "wrk":
-            return run_wrk(port, bodies_file, lua_file, secs, args.connections, tags_file if tagged else "")
-        return run_python(port, bodies, secs, args.connections, args.max_requests, tags if tagged else None)
+            return run_wrk(port, bodies_file, lua_file, secs, args.connections, tags_file)
+        return run_python(port, bodies, secs, args.connections, args.max_requests, tags)
 
     # Every configuration runs at the same time (idle servers cost nothing) and the load goes to each in
     # turn, one window at a time, for --rounds passes: a burst of other load on the machine then touches
@@ -361,7 +377,6 @@ def main() -> int:
         try:
             servers["floor"] = Server(None, work, log, FLOOR_APP)
             servers["no Redis"] = Server(None, work, log)
-            tagged = {"tagged"} if args.tagged else set()
             if args.tagged:
                 servers["tagged"] = servers["no Redis"]
             if args.compare:
@@ -369,20 +384,19 @@ def main() -> int:
                 servers["compare"] = Server(None, work, log, root=other)
                 if args.tagged:
                     servers["compare tagged"] = servers["compare"]
-                    tagged.add("compare tagged")
             if up and not args.no_redis:
                 up.start()     # empty: "Redis up" starts cold
                 servers["Redis up"] = Server(f"redis://127.0.0.1:{up.port}/0", work, log)
                 # configured, but nothing answers on its port (connections refused; the breaker opens)
                 servers["Redis down"] = Server(f"redis://127.0.0.1:{free_port()}/0", work, log)
             for name, srv in servers.items():
-                load(srv.port, max(warmup, 1.0), name in tagged)
+                load(srv.port, max(warmup, 1.0), name)
             before = {name: cache_figures("" if name == "floor" else srv.metrics(), raw=True)
                       for name, srv in servers.items()}
             for rnd in range(1, max(1, min(args.rounds, 10)) + 1):
                 for name, srv in servers.items():
                     cpu0 = srv.cpu_seconds()
-                    res = load(srv.port, duration, name in tagged)
+                    res = load(srv.port, duration, name)
                     res["cpu_ms"] = (srv.cpu_seconds() - cpu0) * 1000 / max(1, res["requests"])
                     runs.setdefault(name, []).append(res)
                     print(f"  round {rnd} {name}: {res['rps']:.0f} req/s, p99 {res['p99']:.1f} ms, "

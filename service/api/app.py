@@ -33,8 +33,28 @@ def _memory_bounds(config: Any) -> None:
                             * (1 << 20)))
 
 
+class ServiceApp(Flask):
+    """The service's Flask app: Flask's own, asking once per function (not on each of the five calls a
+    request makes) whether a view or hook is a coroutine function to be wrapped (``Flask.ensure_sync``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._sync: dict[Any, Any] = {}
+
+    def ensure_sync(self, func: Any) -> Any:
+        try:
+            return self._sync[func]
+        except KeyError:
+            got = super().ensure_sync(func)
+            if len(self._sync) < 1024:     # (views, hooks and handlers: a fixed set)
+                self._sync[func] = got
+            return got
+        except TypeError:   # (an unhashable callable)
+            return super().ensure_sync(func)
+
+
 def create_app(config: Optional[dict[str, Any]] = None) -> Flask:
-    app = Flask(__name__)
+    app = ServiceApp(__name__)
     app.config.update(
         MAX_BODY_BYTES=int(os.environ.get("MAX_BODY_BYTES", DEFAULT_MAX_BODY)),
         REDIS_URL=os.environ.get("REDIS_URL") or None,

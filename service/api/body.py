@@ -70,7 +70,11 @@ def _shallow(raw: bytes, limit: int = MAX_DEPTH) -> bool:
     that is empty after ``limit - 1`` passes has no container deeper than ``limit - 1``: nothing in it,
     not even a number, lies deeper than ``limit`` (what :func:`_depth` checks).
     """
-    s = raw.translate(None, _NOT_STRUCTURE)
+    return _shallow_structure(raw.translate(None, _NOT_STRUCTURE), limit)
+
+
+def _shallow_structure(s: bytes, limit: int = MAX_DEPTH) -> bool:
+    """:func:`_shallow` of a text's structure bytes (``raw.translate(None, _NOT_STRUCTURE)``)."""
     if b"\\" in s:
         return False
     t = s.replace(b'""', b"")   # strings without brackets (the usual case) leave just their two quotes
@@ -102,7 +106,9 @@ def _fast_parse(raw: bytes) -> Any:
         return None
     try:
         data = orjson.loads(raw)
-        same = orjson.dumps(data).translate(None, _WHITESPACE) == raw.translate(None, _WHITESPACE)
+        again = orjson.dumps(data)
+        # (a compact body, the usual case, is its own bytes without the whitespace: one comparison)
+        same = again == raw or again.translate(None, _WHITESPACE) == raw.translate(None, _WHITESPACE)
     except (orjson.JSONDecodeError, orjson.JSONEncodeError):
         return None
     return data if same else None
@@ -182,13 +188,14 @@ def read_json(request: Request, max_bytes: int) -> Any:
         raise _too_large(max_bytes)
     raw = _read_limited(request, max_bytes)
     try:
-        containers = raw.count(b"[") + raw.count(b"{")
+        structure = raw.translate(None, _NOT_STRUCTURE)     # (the brackets, braces, quotes and backslashes)
+        containers = structure.count(b"[") + structure.count(b"{")
         if containers > 200_000:
             raise ValueError("too many arrays and objects")
         data = _fast_parse(raw)
         if data is None:
             data = _strict_parse(raw)
-        if containers > MAX_DEPTH and not _shallow(raw):   # else it cannot be nested too deep
+        if containers > MAX_DEPTH and not _shallow_structure(structure):   # else it cannot be nested too deep
             _depth(data)
     except RecursionError:
         raise Problem(400, f"the JSON is nested deeper than {MAX_DEPTH} levels") from None

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any
+from typing import Any, Optional
 
 import orjson
 
@@ -53,18 +53,25 @@ def _tile(tn: tuple[str, Any]) -> Tile:
     return t
 
 
-def build_state(d: dict[str, Any], prefix: str = "/state") -> tuple[State, Pointers]:
-    """Engine state from a loaded :class:`StateSchema` dict; duplicates are reported as problems."""
+def build_state(d: dict[str, Any], prefix: str = "/state", board: Optional[tuple[dict, dict]] = None
+                ) -> tuple[State, Pointers]:
+    """Engine state from a loaded :class:`StateSchema` dict; duplicates are reported as problems.
+
+    ``board``: the ``(hexes, harbors)`` built before from this same loaded board (by a state that passed
+    every check), shared instead of built again (a board is never changed in place: ``State.copy``)."""
     scen = with_expansions(get_scenario(d["scenario"]), d.get("options"))
     problems: list[tuple[str, str]] = []
     ptr = Pointers(prefix)
-    tiles = _TILES
-    hexes = {h: tiles.get(tn) or _tile(tn) for h, tn in d["board"]["hexes"].items()}
-    harbors = {}
-    for i, hb in enumerate(d["board"]["harbors"]):
-        if hb["edge"] in harbors:
-            problems.append((f"{prefix}/board/harbors/{i}/edge", "two harbours on one edge"))
-        harbors[hb["edge"]] = hb["kind"]
+    if board is not None:
+        hexes, harbors = board
+    else:
+        tiles = _TILES
+        hexes = {h: tiles.get(tn) or _tile(tn) for h, tn in d["board"]["hexes"].items()}
+        harbors = {}
+        for i, hb in enumerate(d["board"]["harbors"]):
+            if hb["edge"] in harbors:
+                problems.append((f"{prefix}/board/harbors/{i}/edge", "two harbours on one edge"))
+            harbors[hb["edge"]] = hb["kind"]
     buildings: dict = {}
     roads: dict = {}
     ships: dict = {}
@@ -209,7 +216,7 @@ def dump_state(s: State, board: Any = None) -> dict[str, Any]:
 
 # The board is most of a state's text and rarely changes from one request to the next: its JSON text is
 # kept, keyed by the hexes and harbours themselves (tiles are immutable), for the answers to splice in.
-_BOARD_TEXT: dict[tuple, str] = {}
+_BOARD_TEXT: dict[tuple, bytes] = {}
 BOARD_TEXTS = 256
 
 
@@ -225,12 +232,56 @@ def ENCODE(value: Any) -> str:
         return _COMPACT(value)
 
 
+def ENCODE_BYTES(value: Any) -> bytes:
+    """:func:`ENCODE`'s text as UTF-8 bytes (what an answer's body is), without decoding orjson's bytes."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return _COMPACT(value).encode()
+
+
+# Boards the request path keeps (``service._BOARDS``) are built once, and every state loaded on one shares
+# its two dicts (boards are never changed in place: ``State.copy``): their texts are then found by the
+# dicts' identity, without hashing or comparing the tiles. Each entry holds its dicts, so no other object
+# can take their ids while it is kept.
+_SHARED: dict[int, list] = {}   # id(hexes) -> [hexes, harbors, text's bytes or None, sorted bytes or None]
+
+
+def share_board(hexes: dict, harbors: dict) -> None:
+    """Mark ``hexes`` and ``harbors`` as a kept board's, shared and never changed in place."""
+    if len(_SHARED) >= BOARD_TEXTS:
+        _SHARED.clear()
+    _SHARED[id(hexes)] = [hexes, harbors, None, None]
+
+
+def _shared(s: State) -> Optional[list]:
+    got = _SHARED.get(id(s.hexes))
+    if got is not None and got[0] is s.hexes and got[1] is s.harbors:
+        return got
+    return None
+
+
 def board_text(s: State) -> str:
     """``json.dumps(dump_board(s), separators=(",", ":"))``, kept between calls."""
+    return board_bytes(s).decode()
+
+
+def board_bytes(s: State) -> bytes:
+    """:func:`board_text` as UTF-8 bytes, kept between calls."""
+    shared = _shared(s)
+    if shared is not None:
+        text = shared[2]
+        if text is None:
+            text = shared[2] = _board_bytes(s)
+        return text
+    return _board_bytes(s)
+
+
+def _board_bytes(s: State) -> bytes:
     key = (tuple(s.hexes.items()), tuple(s.harbors.items()))
     text = _BOARD_TEXT.get(key)
     if text is None:
-        text = ENCODE(dump_board(s))
+        text = ENCODE_BYTES(dump_board(s))
         if len(_BOARD_TEXT) >= BOARD_TEXTS:
             _BOARD_TEXT.clear()
         _BOARD_TEXT[key] = text
@@ -243,6 +294,16 @@ _BOARD_SORTED: dict[tuple, bytes] = {}
 
 def board_canonical(s: State) -> bytes:
     """``integrity.canonical_board(dump_board(s))``, kept between calls."""
+    shared = _shared(s)
+    if shared is not None:
+        got = shared[3]
+        if got is None:
+            got = shared[3] = _board_canonical(s)
+        return got
+    return _board_canonical(s)
+
+
+def _board_canonical(s: State) -> bytes:
     key = (tuple(s.hexes.items()), tuple(s.harbors.items()))
     got = _BOARD_SORTED.get(key)
     if got is None:

@@ -153,6 +153,11 @@ def _bool(x: Any) -> bool:
     return x
 
 
+#: The one-pass fields' loaders made by :func:`_core`: loader -> (the field's ``_deserialize``, its name),
+#: for a compiled schema to call the field's own loader without the wrapper.
+_OWN: dict[Loader, tuple[Callable, str]] = {}
+
+
 def _core(field: fields.Field) -> Loader:
     """The loader of a present, non-null value of ``field`` (validators excluded)."""
     t = type(field)
@@ -192,6 +197,7 @@ def _core(field: fields.Field) -> Loader:
 
         def load_own(x, _d=field._deserialize):
             return _d(x, name, None)
+        _OWN[load_own] = (field._deserialize, name)
         return load_own
 
     def generic(x, _d=field.deserialize):   # anything else: marshmallow's own path for the one field
@@ -242,25 +248,43 @@ def compile_schema(schema: Schema) -> Loader:
                      callable(default) and default is not MISSING, nullable, hooked))
     known = frozenset(p[0] for p in plan)
     checks = [getattr(schema, name) for name, _, _ in hooks[VALIDATES_SCHEMA]]
+    return _generated(type(schema).__name__, plan, known, checks)
 
-    def load(data: Any) -> dict:
-        if type(data) is not dict or not known.issuperset(data):
-            raise Fallback   # not an object, or an unknown field
-        out = {}
-        for key, attr, conv, required, default, call, nullable, hooked in plan:
-            v = data.get(key, MISSING)
-            if v is MISSING:
-                if required:
-                    raise Fallback
-                if default is not MISSING:
-                    out[attr] = default() if call else default
-            elif v is None and not hooked:
-                if not nullable:
-                    raise Fallback
-                out[attr] = None
-            else:
-                out[attr] = conv(v)
-        for check in checks:
-            check(out, partial=None, many=False, unknown=RAISE)
-        return out
-    return load
+
+def _generated(name: str, plan: list[tuple], known: frozenset, checks: list) -> Loader:
+    """The loader of a schema's ``plan`` as one function of straight-line code, a few lines per field (no
+    loop over the fields, no per-field flags read at run time). The generated text holds no value of the
+    schema's: keys, defaults and loaders are names bound in its namespace."""
+    ns: dict[str, Any] = {"MISSING": MISSING, "Fallback": Fallback, "RAISE": RAISE, "known": known}
+    lines = ["def load(data):",
+             "    if type(data) is not dict or not known.issuperset(data):",
+             "        raise Fallback   # not an object, or an unknown field",
+             "    out = {}",
+             "    get = data.get"]
+    for i, (key, attr, conv, required, default, call, nullable, hooked) in enumerate(plan):
+        ns[f"k{i}"], ns[f"a{i}"], ns[f"d{i}"], ns[f"c{i}"] = key, attr, default, conv
+        own = _OWN.get(conv)
+        if own is not None:     # a one-pass field: its own loader, called directly
+            ns[f"c{i}"], ns[f"n{i}"] = own
+            convert = f"c{i}(v, n{i}, None)"
+        else:
+            convert = f"c{i}(v)"
+        lines.append(f"    v = get(k{i}, MISSING)")
+        lines.append("    if v is MISSING:")
+        if required:
+            lines.append("        raise Fallback")
+        elif default is not MISSING:
+            lines.append(f"        out[a{i}] = d{i}()" if call else f"        out[a{i}] = d{i}")
+        else:
+            lines.append("        pass")
+        if not hooked:
+            lines.append("    elif v is None:")
+            lines.append(f"        out[a{i}] = None" if nullable else "        raise Fallback")
+        lines.append("    else:")
+        lines.append(f"        out[a{i}] = {convert}")
+    for j, check in enumerate(checks):
+        ns[f"check{j}"] = check
+        lines.append(f"    check{j}(out, partial=None, many=False, unknown=RAISE)")
+    lines.append("    return out")
+    exec(compile("\n".join(lines), f"<fastload {name}>", "exec"), ns)
+    return ns["load"]

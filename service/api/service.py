@@ -22,8 +22,8 @@ from ..engine.referee import UnsupportedAction, Verdict, adjudicate
 from ..engine.scenarios import EXPANSIONS, GameRefused, get_scenario, scenario_of, start_game, with_expansions
 from ..engine.state import State
 from ..engine.warnings import position_warnings
-from .codec import (ENCODE, Inconsistent, board_canonical, board_text, build_state, dump_board, dump_state,
-                    violation_json)
+from .codec import (ENCODE_BYTES, Inconsistent, board_bytes, board_canonical, build_state, dump_board,
+                    dump_state, share_board, violation_json)
 from .errors import Problem
 from .fastload import Fallback, compile_schema, load_or_schema
 from .integrity import recognised, tag_of
@@ -62,21 +62,28 @@ NULL_ABSENT: dict[str, frozenset[str]] = {
 
 def drop_absent_nulls(raw: dict[str, Any]) -> dict[str, Any]:
     """``raw`` without the nulls of :data:`NULL_ABSENT` (a copy where there are any; else ``raw`` itself)."""
-    top = NULL_ABSENT[""]
-    out = raw
-    if None in raw.values():
-        out = {k: v for k, v in raw.items() if not (v is None and k in top)}
+    out = _without_nulls(raw, NULL_ABSENT[""])
     for key in ("setup", "turn_flags", "rng", "awards", "board"):
         sub = out.get(key)
-        if type(sub) is dict and None in sub.values():
-            drop = NULL_ABSENT[key]
-            out = {**out, key: {k: v for k, v in sub.items() if not (v is None and k in drop)}}
+        if type(sub) is dict:
+            kept = _without_nulls(sub, NULL_ABSENT[key])
+            if kept is not sub:
+                out = {**out, key: kept}
     players = out.get("players")
-    if type(players) is list and any(type(p) is dict and None in p.values() for p in players):
+    if type(players) is list:
         drop = NULL_ABSENT["players"]
-        out = {**out, "players": [{k: v for k, v in p.items() if not (v is None and k in drop)}
-                                  if type(p) is dict else p for p in players]}
+        kept_players = [_without_nulls(p, drop) if type(p) is dict else p for p in players]
+        if any(a is not b for a, b in zip(kept_players, players)):
+            out = {**out, "players": kept_players}
     return out
+
+
+def _without_nulls(d: dict[str, Any], drop: frozenset[str]) -> dict[str, Any]:
+    """``d`` without its null values under the keys ``drop``: ``d`` itself when it has none (a null that
+    means something, as ``"pirate": null``, is no reason to copy)."""
+    if None not in d.values() or drop.isdisjoint([k for k, v in d.items() if v is None]):
+        return d
+    return {k: v for k, v in d.items() if not (v is None and k in drop)}
 
 
 _PLAYER_KEYS = frozenset(StateSchema().fields["players"].inner.nested().fields)
@@ -113,30 +120,48 @@ def parse_state_where(raw: Any, cache: GraphCache, prefix: str = "/state", tag: 
     ``tag``: the request's ``State-Tag`` (:mod:`.integrity`). When it is this deployment's tag of ``raw``,
     the state is one this service returned: it is loaded without the consistency checks (it passed them
     when it was made), and kept (:data:`_RECOGNISED`) so that the same state posted again to this process
-    is not even loaded. Any other tag is ignored and the state checked in full."""
-    if tag is not None and recognised(raw, tag):
+    is not even loaded. Any other tag is ignored and the state checked in full.
+
+    A kept state also keeps the JSON text (orjson's, keys in the order posted) of the value its tag was
+    recognised on: the same text posted again with the same tag is that value, and its tag is not worked
+    out again (a state posted otherwise, keys re-ordered say, is recognised by its tag as before)."""
+    if tag is not None:
         kept = _RECOGNISED.get(tag)
-        if kept is not None:
-            state, where, graph_ref = kept
-            graph = graph_ref()
-            if graph is None:           # dropped by the graph cache since: looked up again
-                graph = cache.get(state.terrain_map())
-            return state, graph, where
-        return _load(raw, cache, prefix, tag)
+        if kept is not None and type(raw) is dict:
+            try:
+                same = orjson.dumps(raw) == kept[3]
+            except TypeError:   # (not a value orjson writes: not the one kept)
+                same = False
+            if same:
+                return _kept_state(kept, cache)
+        if recognised(raw, tag):
+            if kept is not None:
+                return _kept_state(kept, cache)
+            return _load(raw, cache, prefix, tag)
     return _load(raw, cache, prefix, None)
+
+
+def _kept_state(kept: tuple, cache: GraphCache) -> tuple[State, MapGraph, Any]:
+    state, where, graph_ref, _text = kept
+    graph = graph_ref()
+    if graph is None:           # dropped by the graph cache since: looked up again
+        graph = cache.get(state.terrain_map())
+    return state, graph, where
 
 
 def _load(raw: Any, cache: GraphCache, prefix: str, recognised_tag: Optional[str]
           ) -> tuple[State, MapGraph, Any]:
     """Load and (unless ``recognised_tag``) check a posted state."""
     checked = recognised_tag is None
+    posted = raw
     if not isinstance(raw, dict):
         raise invalid([{"pointer": prefix, "detail": "must be a game state object"}])
     if len(raw) > 100:      # far more keys than a state has: name the unknown ones without loading the rest
         raise invalid([{"pointer": f"{prefix}/" + str(k).replace("~", "~0").replace("/", "~1"),
                         "detail": "Unknown field."} for k in raw if k not in _STATE_KEYS], "the state")
     raw, extras = split_player_extras(drop_absent_nulls(raw))
-    board_key, board = _known_board(raw.get("board"))
+    board_key, kept = _known_board(raw.get("board"))
+    board = None if kept is None else kept[0]
     try:
         if board is not None:   # a board loaded before: load the rest (a doubt: the schema loads it all)
             try:
@@ -168,21 +193,23 @@ def _load(raw: Any, cache: GraphCache, prefix: str, recognised_tag: Optional[str
         fields = game.composition.state.fields
         loaded["scenario_state"] = {k: v for k, v in ss.items() if v is not None or fields[k].nullable}
     try:
-        state, where = build_state(loaded, prefix)
+        state, where = build_state(loaded, prefix, None if kept is None else kept[1:])
     except Inconsistent as e:
         raise invalid([{"pointer": p, "detail": r} for p, r in e.problems], "the state") from None
     graph = (cache.get(state.terrain_map()) if board_key is None
              else cache.get_by_text(board_key, state.terrain_map))
     if checked:
-        problems = check_state(state, graph, scenario_of(state), where)
+        problems = check_state(state, graph, scenario_of(state), where, kept is not None)
         if problems:
             raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")
     else:   # (the engine never changes a state it is given, so one object serves every request)
         where.recognised = True
-        bounded_put(_RECOGNISED, recognised_tag, (state, where, weakref.ref(graph)), RECOGNISED_KEPT,
-                    nbytes=_state_bytes(state), max_bytes=memo.MEMO_BYTES)
-    if board is None and board_key is not None:
-        bounded_put(_BOARDS, board_key, loaded["board"], BOARDS_KEPT)
+        text = orjson.dumps(posted)     # (it has been written for its tag: orjson takes it)
+        bounded_put(_RECOGNISED, recognised_tag, (state, where, weakref.ref(graph), text), RECOGNISED_KEPT,
+                    nbytes=_state_bytes(state) + len(text), max_bytes=memo.MEMO_BYTES)
+    if kept is None and board_key is not None:
+        bounded_put(_BOARDS, board_key, (loaded["board"], state.hexes, state.harbors), BOARDS_KEPT)
+        share_board(state.hexes, state.harbors)
     return state, graph, where
 
 
@@ -200,7 +227,8 @@ def warnings_of(state: State, graph: MapGraph, where: Any) -> list[dict[str, str
 
 # States recognised by their tag (``integrity``), loaded, by tag: a client posts the same state for its
 # legal actions, its derived values and its next move. Bounded in entries and in bytes (``MEMO_MB``).
-_RECOGNISED: dict[str, tuple[State, Any, "weakref.ref[MapGraph]"]] = {}
+# Each: (state, where its pieces were, its graph (weakly), the posted value's JSON text).
+_RECOGNISED: dict[str, tuple[State, Any, "weakref.ref[MapGraph]", bytes]] = {}
 RECOGNISED_KEPT = 1024
 
 
@@ -214,13 +242,16 @@ def _state_bytes(state: State) -> int:
 # Loaded boards, kept between requests: a client posts the same board with every move of a game, and the
 # hex list is the largest part of a state to load. Keyed by the board's JSON text as orjson writes the
 # posted value (one text per JSON value, so a hit is exactly the value loaded before); only boards of
-# states that passed every check are kept. ``build_state`` reads a loaded board and never changes it.
-_BOARDS: dict[bytes, dict[str, Any]] = {}
+# states that passed every check are kept, so a kept board's own checks (its harbours) are not made
+# again. Each is kept loaded and built: ``(loaded board, hexes, harbors)``, the two dicts shared by every
+# state built on it (``build_state`` reads a loaded board and never changes it; the engine never changes
+# a board in place).
+_BOARDS: dict[bytes, tuple[dict[str, Any], dict, dict]] = {}
 BOARDS_KEPT = 256
 
 
-def _known_board(raw_board: Any) -> tuple[Optional[bytes], Optional[dict[str, Any]]]:
-    """(the board's key, its loaded form when kept), (None, None) for a value that cannot be a key."""
+def _known_board(raw_board: Any) -> tuple[Optional[bytes], Optional[tuple[dict[str, Any], dict, dict]]]:
+    """(the board's key, its kept forms when kept), (None, None) for a value that cannot be a key."""
     if type(raw_board) is not dict:
         return None, None
     try:
@@ -278,13 +309,13 @@ def verdict_json(v: Verdict, board: Any = None) -> dict[str, Any]:
 
 
 _BOARD_MARK = "\x00board\x00"
-_MARK_TEXT = json.dumps(_BOARD_MARK)
+_MARK_BYTES = json.dumps(_BOARD_MARK).encode()
 
 
 def verdict_text(v: Verdict, extra: Optional[dict[str, Any]] = None) -> str:
     """The JSON text of ``verdict_json(v)`` (and ``extra``'s keys after it), without spaces.
 
-    The state's board is spliced in as text kept between calls (:func:`codec.board_text`) where a marker
+    The state's board is spliced in as text kept between calls (:func:`codec.board_bytes`) where a marker
     stands for it; should a string of the request spell the marker too, the board is encoded in place."""
     return verdict_text_tagged(v, extra, False)[0]
 
@@ -292,6 +323,13 @@ def verdict_text(v: Verdict, extra: Optional[dict[str, Any]] = None) -> str:
 def verdict_text_tagged(v: Verdict, extra: Optional[dict[str, Any]] = None, tagged: bool = True
                         ) -> tuple[str, Optional[str]]:
     """:func:`verdict_text` and the ``State-Tag`` of the verdict's state (None without a state)."""
+    body, tag = verdict_body_tagged(v, extra, tagged)
+    return body.decode(), tag
+
+
+def verdict_body_tagged(v: Verdict, extra: Optional[dict[str, Any]] = None, tagged: bool = True
+                        ) -> tuple[bytes, Optional[str]]:
+    """:func:`verdict_text_tagged` with the text as the UTF-8 bytes an answer sends (never decoded)."""
     out = verdict_json(v, _BOARD_MARK)
     tag = None
     if tagged and v.state is not None:
@@ -301,10 +339,10 @@ def verdict_text_tagged(v: Verdict, extra: Optional[dict[str, Any]] = None, tagg
             tag = None
     if extra:
         out.update(extra)
-    text = ENCODE(out)
+    body = ENCODE_BYTES(out)
     if v.state is None:
-        return text, tag
-    if text.count(_MARK_TEXT) == 1:
-        return text.replace(_MARK_TEXT, board_text(v.state), 1), tag
+        return body, tag
+    if body.count(_MARK_BYTES) == 1:
+        return body.replace(_MARK_BYTES, board_bytes(v.state), 1), tag
     out["state"]["board"] = dump_board(v.state)
-    return ENCODE(out), tag
+    return ENCODE_BYTES(out), tag

@@ -21,7 +21,8 @@ from .replay import DIGESTS, ON_ILLEGAL, replay, replay_json
 from .fields import StrictBool, StrictNumber
 from .schemas import NewGameSchema, StrictInt, pointerize
 from .service import invalid, parse_action, parse_state, started
-from .views import posted_tag
+from .integrity import tag_of
+from .views import ok_text, posted_tag
 
 tools = Blueprint("tools", __name__)
 
@@ -74,8 +75,9 @@ def replay_view():
     actions = [parse_action(raw, state, f"/actions/{i}") for i, raw in enumerate(req["actions"])]
     r = replay(state, actions, graph, on_illegal=req["on_illegal"], digests=req["digests"], events=req["events"],
                budget=budget.current())
-    return ok(replay_json(r, state, graph, action_json, digests=req["digests"], with_derived=req["derived"],
-                          total=len(actions)))
+    answer = replay_json(r, state, graph, action_json, digests=req["digests"], with_derived=req["derived"],
+                         total=len(actions))
+    return ok_text(ENCODE(answer), 200, tag_of(answer["final"]["state"]))     # the final position, tagged
 
 
 class LegalRequest(Schema):

@@ -16,7 +16,7 @@ from .codec import ENCODE, dump_state, violation_json
 from .errors import Problem
 from .schemas import NewGameSchema, pointerize
 from .integrity import HEADER as TAG_HEADER, tag_of
-from .service import (invalid, judge, parse_action, parse_state, parse_state_where, started, verdict_text_tagged,
+from .service import (invalid, judge, parse_action, parse_state, parse_state_where, started, verdict_body_tagged,
                       warnings_of)
 
 blp = Blueprint("v1", __name__)
@@ -26,10 +26,10 @@ def ok(body: Any, status: int = 200) -> Response:
     return ok_text(ENCODE(body), status)
 
 
-def ok_text(text: str, status: int = 200, tag: Optional[str] = None) -> Response:
-    r = Response(text, status=status, mimetype="application/json")
+def ok_text(text: str | bytes, status: int = 200, tag: Optional[str] = None) -> Response:
+    r = Response(text, status=status, content_type="application/json")   # (the type as mimetype= gives it)
     if tag is not None:
-        r.headers[TAG_HEADER] = tag
+        r.headers.add(TAG_HEADER, tag)      # (a fresh response has no tag to replace)
     return r
 
 
@@ -85,8 +85,8 @@ def adjudicate_view():
     if explaining:   # the reasoning of every derived value
         from ..engine.explain import explain
         extra = {"explanations": explain(verdict.state if verdict.legal else state, graph, scenario_of(state))}
-    text, tag = verdict_text_tagged(verdict, extra)
-    return ok_text(text, tag=tag)
+    answer, tag = verdict_body_tagged(verdict, extra)
+    return ok_text(answer, tag=tag)
 
 
 @blp.post("/v1/derive")

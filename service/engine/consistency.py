@@ -33,7 +33,11 @@ def declared_problems(scenario: "Scenario", scenario_state: Any, players: Any, p
     return out
 
 
-def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Where) -> list[tuple[str, str]]:
+def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Where, board_checked: bool = False
+                ) -> list[tuple[str, str]]:
+    """The problems of a position (empty when it can exist). ``board_checked``: the board itself (hexes and
+    harbours, which ``graph`` is built from) passed these checks before, with other pieces on it: what only
+    the board decides is not looked at again, so the cost follows the pieces and hands posted."""
     out: list[tuple[str, str]] = []
     n = state.num_players
     # -- pieces on the board --------------------------------------------------------------------------
@@ -113,7 +117,7 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
             out.append(("/state/pirate", f"scenario {scenario.id!r} has no pirate"))
         elif not graph.is_tile(state.pirate) or not scenario.pirate_hex_ok(state, state.pirate):
             out.append(("/state/pirate", "the pirate stands only on a sea hex of this board"))
-    for i, (edge, kind) in enumerate(state.harbors.items()):
+    for i, (edge, kind) in enumerate(() if board_checked else state.harbors.items()):
         eid = graph.edge_index.get(edge)
         if eid is None or graph.edge_kind[eid] != "coast":
             out.append((f"/state/board/harbors/{i}/edge", f"a harbour lies on a coast edge; {edge_str(edge)} is not one"))
