@@ -76,8 +76,7 @@ def test_the_bound_is_never_below_the_longest_trail():
     rnd = random.Random(5)
     for i in range(600):
         net = random_net(rnd, G) if i % 2 else cluster_net(rnd, G)
-        first, second, more, ends = routes._fold(net.owners, G.edge_node_ids, PLAYER, net.eids)
-        adj = routes._adjacency(first, second, more)
+        adj, ends = routes._fold(net.owners, G.edge_node_ids, PLAYER, net.eids)
         links, _ = routes._links(adj, ends, list(range(len(adj))))
         if links:
             n, _ = longest_route_oracle(net.owners, G, PLAYER, net.eids)

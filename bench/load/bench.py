@@ -355,8 +355,11 @@ def main() -> int:
     if args.tagged:
         tag_sets["tagged"] = tags_of(ROOT, bodies_file, os.path.join(work, "tags.txt"))
         if args.compare:
-            tag_sets["compare tagged"] = tags_of(Path(args.compare).resolve(), bodies_file,
-                                                 os.path.join(work, "tags-compare.txt"))
+            try:
+                tag_sets["compare tagged"] = tags_of(Path(args.compare).resolve(), bodies_file,
+                                                     os.path.join(work, "tags-compare.txt"))
+            except subprocess.CalledProcessError:       # a checkout from before state tags: untagged only
+                print(f"{args.compare} makes no state tags: compared untagged only", flush=True)
     print(f"generator={gen} duration={duration:g}s warmup={warmup:g}s connections={args.connections} "
           f"boards={args.boards} mix={args.mix} bytes/body={sum(map(len, bodies)) // len(bodies)} "
           f"cpus={os.cpu_count()} server=gunicorn 2 workers x {os.environ.get('BENCH_THREADS', '4')} threads", flush=True)
@@ -382,7 +385,7 @@ def main() -> int:
             if args.compare:
                 other = Path(args.compare).resolve()
                 servers["compare"] = Server(None, work, log, root=other)
-                if args.tagged:
+                if "compare tagged" in tag_sets:
                     servers["compare tagged"] = servers["compare"]
             if up and not args.no_redis:
                 up.start()     # empty: "Redis up" starts cold

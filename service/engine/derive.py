@@ -4,11 +4,11 @@ Route lengths with a witness path, the awards they imply, victory points by sour
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from .lanes import closed_ships
 from .mapgraph import MapGraph
-from .routes import longest_route, piece_ids, route_context, route_of, update_route_award
+from .routes import longest_route, piece_ids, route_context, route_hit, update_route_award
 from .state import State
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -19,33 +19,51 @@ _DEFAULT_ROUTE_PIECES = None        # Scenario.route_pieces (looked up on first 
 
 def route_lengths(state: State, graph: MapGraph, scenario: "Scenario") -> dict[int, tuple[int, list]]:
     """Per player: (length, witness edges) of the longest road / trade route (BASE-LR-1, SEA-021)."""
+    by, owners, bkey = _networks(state, graph, scenario)
+    out = {}
+    for p, eids in enumerate(by):
+        n, path = route_hit(graph, p, eids, owners, bkey)
+        out[p] = (n, list(path))
+    return out
+
+
+def route_hits(state: State, graph: MapGraph, scenario: "Scenario",
+               owners: Optional[dict[int, int]] = None) -> dict[int, tuple[int, tuple]]:
+    """:func:`route_lengths` with each witness a tuple shared with the route memo (read only); ``owners``
+    the owner of each built intersection by node id when the caller has them (:func:`_tally`)."""
+    by, owners, bkey = _networks(state, graph, scenario, owners)
+    return {p: route_hit(graph, p, eids, owners, bkey) for p, eids in enumerate(by)}
+
+
+def _networks(state: State, graph: MapGraph, scenario: "Scenario", owners: Optional[dict[int, int]] = None
+              ) -> tuple[list[list[int]], dict[int, int], frozenset]:
+    """Every player's route pieces (:func:`piece_ids` of the ``route_pieces`` hook) and the position's
+    :func:`route_context` (from ``owners`` when given)."""
     global _DEFAULT_ROUTE_PIECES
     if _DEFAULT_ROUTE_PIECES is None:
         from .scenarios.base import Scenario as _Scenario
         _DEFAULT_ROUTE_PIECES = _Scenario.route_pieces
-    owners, bkey = route_context(state, graph, scenario.route_blockers(state)
-                                 if "route_blockers" in scenario.composition.hooks else None)
-    n = state.num_players
-    players = range(n)
+    blockers = scenario.route_blockers(state) if "route_blockers" in scenario.composition.hooks else None
+    owners, bkey = route_context(state, graph, blockers, owners)
+    players = range(len(state.players))
     if type(scenario).route_pieces is _DEFAULT_ROUTE_PIECES:
         # The default hook (roads, then ships with Seafarers, each in board order; see ``piece_ids``),
         # for every player in one pass over the pieces.
         edge_index = graph.edge_index
         by: list[list[int]] = [[] for _ in players]
+        add = [b.append for b in by]
         for e, p in state.roads.items():
-            if p in players:
-                eid = edge_index.get(e)
-                if eid is not None:
-                    by[p].append(eid)
+            eid = edge_index.get(e)
+            if eid is not None and p in players:
+                add[p](eid)
         if scenario.ships:
             for e, p in state.ships.items():
-                if p in players:
-                    eid = edge_index.get(e)
-                    if eid is not None:
-                        by[p].append(~eid)
+                eid = edge_index.get(e)
+                if eid is not None and p in players:
+                    add[p](~eid)
     else:
         by = [piece_ids(graph, scenario.route_pieces(state, p)) for p in players]
-    return {p: route_of(graph, p, by[p], owners, bkey) for p in players}
+    return by, owners, bkey
 
 
 def largest_army(state: State, holder: Optional[int]) -> Optional[int]:
@@ -80,19 +98,51 @@ def victory_point_total(state: State, scenario: "Scenario", player: int) -> int:
     return victory_points(state, scenario, player)["total"]
 
 
-def all_victory_points(state: State, scenario: "Scenario") -> dict[str, dict[str, int]]:
-    """:func:`victory_points` of every player (keyed by the player as a string), buildings counted once."""
-    n = state.num_players
-    settlements = [0] * n
-    cities = [0] * n
-    players = range(n)
-    for owner, kind in state.buildings.values():
-        if owner in players:
-            if kind == "city":
-                cities[owner] += 2
-            else:
-                settlements[owner] += 1
-    return {str(p): _vp(state, scenario, p, settlements[p], cities[p]) for p in players}
+def all_victory_points(state: State, scenario: "Scenario",
+                       counted: Optional[tuple[list[int], list[int]]] = None) -> dict[str, dict[str, int]]:
+    """:func:`victory_points` of every player (keyed by the player as a string), buildings counted once
+    (``counted``: the VP of each player's settlements and of their cities, when the caller has them)."""
+    players = state.players
+    n = len(players)
+    seats = range(n)
+    if counted is None:
+        settlements = [0] * n
+        cities = [0] * n
+        for owner, kind in state.buildings.values():
+            if owner in seats:
+                if kind == "city":
+                    cities[owner] += 2
+                else:
+                    settlements[owner] += 1
+    else:
+        settlements, cities = counted
+    names = _names(n)
+    if "vp_extra" in scenario.composition.hooks:
+        return {names[p]: _vp(state, scenario, p, settlements[p], cities[p]) for p in seats}
+    # _vp without a module's sources, the position's holders read once (BASE-COMP-4: one Longest Road
+    # and one Largest Army card, 2 VP each; BASE-DEV-9: VP cards count while held, new ones too)
+    lr_holder = state.longest_road_holder
+    la_holder = state.largest_army_holder
+    out = {}
+    for p in seats:
+        pl = players[p]
+        st = settlements[p]
+        ct = cities[p]
+        lr = 2 if lr_holder == p else 0
+        la = 2 if la_holder == p else 0
+        cards = pl.dev_cards.get("victory_point", 0) + pl.dev_cards_new.get("victory_point", 0)
+        svp = pl.svp
+        out[names[p]] = {"settlements": st, "cities": ct, "longest_road": lr, "largest_army": la,
+                         "victory_point_cards": cards, "special": svp, "total": st + ct + lr + la + cards + svp}
+    return out
+
+
+#: The players' keys in derived values ("0", "1", ...), made once.
+_NAMES = tuple(str(p) for p in range(16))
+
+
+def _names(n: int) -> tuple[str, ...]:
+    return _NAMES if n <= len(_NAMES) else tuple(str(p) for p in range(n))
 
 
 def _vp(state: State, scenario: "Scenario", player: int, settlements: int, cities: int) -> dict[str, int]:
@@ -115,16 +165,43 @@ def _vp(state: State, scenario: "Scenario", player: int, settlements: int, citie
     return out
 
 
+def _tally(state: State, graph: MapGraph) -> tuple[dict[int, int], tuple[list[int], list[int]]]:
+    """One pass over the buildings for two uses: the owner of each built intersection by node id (what
+    :func:`route_context` starts from) and, per player, the VP of their settlements and of their cities
+    (what :func:`all_victory_points` counts)."""
+    node_index = graph.node_index
+    n = len(state.players)
+    seats = range(n)
+    owners: dict[int, int] = {}
+    settlements = [0] * n
+    cities = [0] * n
+    for node, (owner, kind) in state.buildings.items():
+        nid = node_index.get(node)
+        if nid is not None:
+            owners[nid] = owner
+        if owner in seats:
+            if kind == "city":
+                cities[owner] += 2
+            else:
+                settlements[owner] += 1
+    return owners, (settlements, cities)
+
+
 def derive(state: State, graph: MapGraph, scenario: "Scenario",
-           routes: Optional[dict[int, tuple[int, list]]] = None) -> dict[str, Any]:
+           routes: Optional[dict[int, tuple[int, Sequence]]] = None) -> dict[str, Any]:
     if routes is None:
-        routes = route_lengths(state, graph, scenario)
+        owners, counted = _tally(state, graph)
+        routes = route_hits(state, graph, scenario, owners)
+    else:
+        counted = None
+    players = state.players
+    names = _names(max(len(players), len(routes)))
     out: dict[str, Any] = {
-        "victory_points": all_victory_points(state, scenario),
-        "longest_road": {str(p): {"length": n, "path": list(map(list, path))} for p, (n, path) in routes.items()},
+        "victory_points": all_victory_points(state, scenario, counted),
+        "longest_road": {names[p]: {"length": n, "path": list(map(list, path))} for p, (n, path) in routes.items()},
         "longest_road_holder": state.longest_road_holder,
         "largest_army": {"holder": state.largest_army_holder,
-                         "knights": {str(i): p.dev_cards_played.get("knight", 0) for i, p in enumerate(state.players)}},
+                         "knights": {names[i]: p.dev_cards_played.get("knight", 0) for i, p in enumerate(players)}},
         "winner": state.winner,
         "phase": state.phase,
         "current_player": state.current_player,
@@ -145,11 +222,11 @@ def derive(state: State, graph: MapGraph, scenario: "Scenario",
     return out
 
 
-def update_awards(ctx, s: State, routes_changed: bool) -> Optional[dict[int, tuple[int, list]]]:
+def update_awards(ctx, s: State, routes_changed: bool) -> Optional[dict[int, tuple[int, tuple]]]:
     """Move the Longest Road (BASE-LR-5: recomputed on every placement) and Largest Army cards."""
     routes = None
     if routes_changed:
-        routes = route_lengths(s, ctx.graph, ctx.scenario)
+        routes = route_hits(s, ctx.graph, ctx.scenario)
         # BASE-LR-8: a broken holder still tied for longest keeps the card. The option false is a house
         # rule that applies only when the holder's own route got shorter (a plain tie always keeps it,
         # BASE-LR-4); the holder's length before the action is computed only in that case.

@@ -28,17 +28,21 @@ def player_route_pieces(state: State, player: int, include_ships: bool = True) -
     return out
 
 
-def route_context(state: State, graph: MapGraph, blockers: Optional[dict] = None) -> tuple[dict[int, int], frozenset]:
+def route_context(state: State, graph: MapGraph, blockers: Optional[dict] = None,
+                  owners: Optional[dict[int, int]] = None) -> tuple[dict[int, int], frozenset]:
     """What a route result depends on among the buildings, computed once per position and shared by every
     player: the owner of each built intersection (by node id; a city counts as its settlement did), and
     of each intersection a module's other pieces hold (``blockers``, the ``route_blockers`` hook), and
-    the same as a memo key, interned so that comparing equal keys is an identity check."""
+    the same as a memo key, interned so that comparing equal keys is an identity check. ``owners``: the
+    owners of the built intersections when the caller has counted them already (completed here with the
+    blockers)."""
     node_index = graph.node_index
-    owners: dict[int, int] = {}
-    for n, b in state.buildings.items():
-        nid = node_index.get(n)
-        if nid is not None:
-            owners[nid] = b[0]
+    if owners is None:
+        owners = {}
+        for n, b in state.buildings.items():
+            nid = node_index.get(n)
+            if nid is not None:
+                owners[nid] = b[0]
     if blockers:
         for n, p in blockers.items():
             nid = node_index.get(n)
@@ -48,7 +52,7 @@ def route_context(state: State, graph: MapGraph, blockers: Optional[dict] = None
     same = _BUILDING_KEYS.get(key)
     if same is not None:
         return owners, same
-    bounded_put(_BUILDING_KEYS, key, key, MEMO_SIZE, nbytes=256 + 150 * len(key))
+    bounded_put(_BUILDING_KEYS, key, key, MEMO_SIZE, 256 + 150 * len(key))
     return owners, key
 
 
@@ -101,6 +105,13 @@ def longest_route(state: State, graph: MapGraph, player: int,
 
 def route_of(graph: MapGraph, player: int, eids: list[int], owners: dict[int, int],
              bkey: frozenset) -> tuple[int, list[tuple]]:
+    """:func:`route_hit` with the witness as a list of its own."""
+    n, path = route_hit(graph, player, eids, owners, bkey)
+    return n, list(path)
+
+
+def route_hit(graph: MapGraph, player: int, eids: list[int], owners: dict[int, int],
+              bkey: frozenset) -> tuple[int, tuple]:
     """:func:`longest_route` of the pieces ``eids`` (:func:`piece_ids`) among the buildings ``owners``
     (:func:`route_context`, ``bkey`` its key).
 
@@ -120,22 +131,25 @@ def route_of(graph: MapGraph, player: int, eids: list[int], owners: dict[int, in
     on: the board (``graph.memo_token``), the player, their pieces in order (the order decides which of
     several longest trails is the witness) and who owns which intersection. Most actions leave most
     networks as they were, so a position judged after the one before it finds them there.
+
+    The answer is ``(length, witness as a tuple of edges)``, the memo's own: shared, never to be changed.
     """
     if len(eids) <= 1:
         if not eids:
-            return 0, []
+            return _NO_ROUTE
         x = eids[0]
-        return 1, [graph.edges[~x if x < 0 else x]]
+        return 1, (graph.edges[~x if x < 0 else x],)
     pieces = tuple(eids)
-    key = (graph.memo_token, player, pieces, bkey)
+    token = graph.memo_token
+    key = (token, player, pieces, bkey)
     hit = _MEMO.get(key)
     if hit is not None:
-        return hit[0], list(hit[1])
+        return hit
     # Not with these buildings. The result depends only on the buildings on this network's own junctions:
     # when the network was last searched among buildings that agree with these there (an opponent built
     # elsewhere on the board), that answer stands; only a player whose pieces or junctions changed is
     # searched again.
-    net = (graph.memo_token, player, pieces)
+    net = (token, player, pieces)
     last = _NETWORKS.get(net)
     if last is not None and _same_junctions(graph.edge_node_ids, pieces, last[0], owners):
         hit = last[1]
@@ -145,8 +159,11 @@ def route_of(graph: MapGraph, player: int, eids: list[int], owners: dict[int, in
     if len(_NETWORKS) >= NETWORKS_KEPT:
         _NETWORKS.clear()
     _NETWORKS[net] = (owners, hit)
-    bounded_put(_MEMO, key, hit, MEMO_SIZE, nbytes=300 + 40 * len(eids) + 8 * len(hit[1]))
-    return hit[0], list(hit[1])
+    bounded_put(_MEMO, key, hit, MEMO_SIZE, 300 + 40 * len(eids) + 8 * len(hit[1]))
+    return hit
+
+
+_NO_ROUTE: tuple[int, tuple] = (0, ())
 
 
 def _same_junctions(edge_node_ids: list[tuple[int, int]], pieces: tuple[int, ...], a: dict[int, int],
@@ -162,125 +179,190 @@ def _same_junctions(edge_node_ids: list[tuple[int, int]], pieces: tuple[int, ...
 
 def _longest_route(owners: dict[int, int], graph: MapGraph, player: int,
                    eids: list[int]) -> tuple[int, list[tuple]]:
-    """The search behind :func:`route_of` (not memoised): fold the rules into the graph (:func:`_fold`);
-    without a junction of three pieces every part is a path or a cycle (:func:`_walk_parts`), else per
-    part an Euler trail or the bounded search (:func:`_general`)."""
-    first, second, more, ends = _fold(owners, graph.edge_node_ids, player, eids)
-    if more:
-        best = _general(_adjacency(first, second, more), ends)
-    else:
-        best = _walk_parts(first, second, ends)
+    """The search behind :func:`route_of` (not memoised): the rules folded into the graph; without a
+    junction of three pieces every part is a path or a cycle (:func:`_paths`), else per part an Euler
+    trail or the bounded search (:func:`_general` over :func:`_fold`)."""
+    best = _paths(owners, graph.edge_node_ids, player, eids)
     return len(best), _edges(graph.edges, eids, best)
 
 
-def _fold(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player: int, eids: list[int]
-          ) -> tuple[list[int], list[int], list[tuple[int, int]], list[tuple[int, int]]]:
-    """The connection rules folded into split nodes: per node its first and second piece (by index into
-    ``eids``, in the order met; -1 for none), ``(node, piece)`` for every piece beyond two at a node, and
-    per piece its two nodes.
+def _paths(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player: int,
+           eids: list[int]) -> list[int]:
+    """The longest trail as pieces (indexes into ``eids``), for the common case (most networks of a game)
+    in one pass: no node joins three pieces, so every part is a path or a cycle, covered whole. The rules
+    fold as in :func:`_fold` (the same keys); per node the pieces met there are kept as one int: ``~i``
+    for the one piece ``i``, ``i + j`` for two (the piece beyond ``i`` is then that minus ``i``). A third
+    piece at a node hands the network over to :func:`_general` (over :func:`_fold`, with the keys found
+    so far).
 
-    Node keys are ints: 2*nid (+1 for a ship end) where no building stands (SEA-022: a road and a ship do
-    not join there); 2*nid at an own building (roads and ships meet); an opponent's building gives every
-    piece touching it a dead end of its own (BASE-LR-2: a trail may end there, never pass through)."""
-    key_of: dict[int, int] = {}
-    first: list[int] = []
-    second: list[int] = []
-    more: list[tuple[int, int]] = []
-    ends: list[tuple[int, int]] = []
+    The witness is the longest part (the first found of equal ones), walked from where :func:`_general`'s
+    Euler trail would start, so that it is the one it would give. Parts are taken in the order of their
+    first nodes (numbered as a piece first meets them): a part's first node is the first end of its first
+    piece, and every other piece of the part comes later, so the parts are walked from their first pieces
+    in order. A path is walked from its end if its first node is one; else from the end beyond its first
+    piece if that piece is the whole side, otherwise from the end beyond its second piece; a cycle from
+    its first node along its first piece."""
     get_b = owners.get
+    if len(eids) == 2:
+        # Two pieces: one part when they meet at a junction (walked from the first one, either way
+        # round, they come in their order), else two parts of one piece each (the first one kept).
+        a, b = _end_keys(edge_node_ids, get_b, player, eids[0])
+        c, d = _end_keys(edge_node_ids, get_b, player, eids[1])
+        if a is not None and (a == c or a == d) or b is not None and (b == c or b == d):
+            return [0, 1]
+        return [0]
+    ends: list[tuple[int, int]] = []
+    at: dict[int, int] = {}
+    get_at = at.get
     i = 0
     for x in eids:
         if x < 0:
-            ship = 1
             a, b = edge_node_ids[~x]
+            bd = get_b(a)
+            ka = ~a if bd is None else a if bd == player else _APART + i + i
+            bd = get_b(b)
+            kb = ~b if bd is None else b if bd == player else _APART + 1 + i + i
         else:
-            ship = 0
             a, b = edge_node_ids[x]
-        bd = get_b(a)
-        if bd is None or bd == player:
-            k = a + a + ship if bd is None else a + a
-            va = key_of.get(k)
-            if va is None:
-                va = key_of[k] = len(first)
-                first.append(i)
-                second.append(-1)
-            elif second[va] < 0:
-                second[va] = i
-            else:
-                more.append((va, i))
+            bd = get_b(a)
+            ka = a if bd is None or bd == player else _APART + i + i
+            bd = get_b(b)
+            kb = b if bd is None or bd == player else _APART + 1 + i + i
+        s = get_at(ka)
+        if s is None:
+            at[ka] = ~i
+        elif s < 0:
+            at[ka] = i - s - 1                          # ~s + i
+        else:                                           # a third piece here
+            return _general(*_fold(owners, edge_node_ids, player, eids, ends))
+        s = get_at(kb)
+        if s is None:
+            at[kb] = ~i
+        elif s < 0:
+            at[kb] = i - s - 1
         else:
-            va = len(first)
-            first.append(i)
-            second.append(-1)
-        bd = get_b(b)
-        if bd is None or bd == player:
-            k = b + b + ship if bd is None else b + b
-            vb = key_of.get(k)
-            if vb is None:
-                vb = key_of[k] = len(first)
-                first.append(i)
-                second.append(-1)
-            elif second[vb] < 0:
-                second[vb] = i
-            else:
-                more.append((vb, i))
-        else:
-            vb = len(first)
-            first.append(i)
-            second.append(-1)
-        ends.append((va, vb))
+            return _general(*_fold(owners, edge_node_ids, player, eids, ends))
+        ends.append((ka, kb))
         i += 1
-    return first, second, more, ends
-
-
-def _adjacency(first: list[int], second: list[int], more: list[tuple[int, int]]) -> list[list[int]]:
-    """Per node, its pieces in the order met (from :func:`_fold`'s arrays)."""
-    adj = [[f] if s < 0 else [f, s] for f, s in zip(first, second)]
-    for v, i in more:
-        adj[v].append(i)
-    return adj
-
-
-def _walk_parts(first: list[int], second: list[int], ends: list[tuple[int, int]]) -> list[int]:
-    """No node joins three pieces: every part is a simple path or cycle, covered whole. The longest part
-    (the first found of equal ones), walked from where :func:`_general`'s Euler trail would start, so that
-    the witness is the one it would give: a path from its end if the part is found there; else from the
-    first node found, from the end beyond its first piece if that piece is the whole side, otherwise from
-    the end beyond its second piece; a cycle from its first node along its first piece."""
-    seen = [False] * len(first)
+    walked = [False] * i
     best: list[int] = []
-    for v0 in range(len(first)):
-        if seen[v0]:
+    left = i
+    for i0 in range(i):
+        if left <= len(best):
+            break                                       # no part left is longer
+        if walked[i0]:
             continue
-        seen[v0] = True
-        sides = []
-        for via in (first[v0], second[v0]):             # each way from v0, to a dead end or round
-            if via < 0:
-                break
-            side, v = [], v0
+        v0 = ends[i0][0]
+        side = []
+        via = i0
+        v = v0
+        while True:                                     # from v0 along its first piece
+            side.append(via)
+            walked[via] = True
+            a, b = ends[via]
+            v = b if a == v else a
+            if v == v0:
+                break                                   # round a cycle
+            s = at[v]
+            if s < 0:
+                break                                   # the end of a path
+            via = s - via
+        left -= len(side)
+        s = at[v0] if v != v0 else -1
+        if s >= 0:                                      # and the other way from v0
+            other = []
+            via = s - i0
+            v = v0
             while True:
-                side.append(via)
+                other.append(via)
+                walked[via] = True
                 a, b = ends[via]
                 v = b if a == v else a
-                seen[v] = True
-                if v == v0:
-                    break                                 # round a cycle
-                nxt = second[v]
-                if nxt < 0:
-                    break                                 # the end of a path
-                via = first[v] if nxt == via else nxt
-            sides.append(side)
-            if v == v0:
-                break
-        if len(sides) == 1:
-            path = sides[0]
-        elif len(sides[0]) == 1:
-            path = sides[0] + sides[1]
-        else:
-            path = sides[1][::-1] + sides[0]
-        if len(path) > len(best):
-            best = path
+                s = at[v]
+                if s < 0:
+                    break
+                via = s - via
+            left -= len(other)
+            if len(side) + len(other) > len(best):
+                if len(side) == 1:
+                    side.extend(other)
+                    best = side
+                else:
+                    other.reverse()
+                    other.extend(side)
+                    best = other
+        elif len(side) > len(best):
+            best = side
     return best
+
+
+#: The keys of :func:`_fold` (and :func:`_paths`) for the ends at an opponent's building start here (past
+#: every node id).
+_APART = 1 << 40
+
+
+def _end_keys(edge_node_ids: list[tuple[int, int]], get_b, player: int, x: int
+              ) -> tuple[Optional[int], Optional[int]]:
+    """:func:`_paths`' keys of the two ends of the piece ``x``, None for an end at an opponent's building."""
+    if x < 0:
+        a, b = edge_node_ids[~x]
+        bd = get_b(a)
+        ka = ~a if bd is None else a if bd == player else None
+        bd = get_b(b)
+        return ka, ~b if bd is None else b if bd == player else None
+    a, b = edge_node_ids[x]
+    bd = get_b(a)
+    ka = a if bd is None or bd == player else None
+    bd = get_b(b)
+    return ka, b if bd is None or bd == player else None
+
+
+def _fold(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player: int, eids: list[int],
+          known: list[tuple[int, int]] = ()) -> tuple[list[list[int]], list[tuple[int, int]]]:
+    """The connection rules folded into split nodes: per node its pieces (by index into ``eids``, in the
+    order met), and per piece its two nodes; nodes are numbered as a piece first meets them.
+
+    Node keys: a road end is its node id, a ship end ``~nid`` where no building stands (SEA-022: a road
+    and a ship do not join there), the node id at an own building (roads and ships meet), and a key of
+    its own, past every node id, for each end at an opponent's building (BASE-LR-2: a trail may end
+    there, never pass through). ``known``: the keys of the first pieces' ends, found already."""
+    num: dict[int, int] = {}
+    get_n = num.get
+    adj: list[list[int]] = []
+    ends: list[tuple[int, int]] = []
+    get_b = owners.get
+    m = len(known)
+    i = 0
+    for x in eids:
+        if i < m:
+            ka, kb = known[i]
+        elif x < 0:
+            a, b = edge_node_ids[~x]
+            bd = get_b(a)
+            ka = ~a if bd is None else a if bd == player else _APART + i + i
+            bd = get_b(b)
+            kb = ~b if bd is None else b if bd == player else _APART + 1 + i + i
+        else:
+            a, b = edge_node_ids[x]
+            bd = get_b(a)
+            ka = a if bd is None or bd == player else _APART + i + i
+            bd = get_b(b)
+            kb = b if bd is None or bd == player else _APART + 1 + i + i
+        va = get_n(ka)
+        if va is None:
+            va = num[ka] = len(adj)
+            adj.append([i])
+        else:
+            adj[va].append(i)
+        vb = get_n(kb)
+        if vb is None:
+            vb = num[kb] = len(adj)
+            adj.append([i])
+        else:
+            adj[vb].append(i)
+        ends.append((va, vb))
+        i += 1
+    return adj, ends
 
 
 def _general(adj: list[list[int]], ends: list[tuple[int, int]]) -> list[int]:
