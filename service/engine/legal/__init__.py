@@ -61,6 +61,7 @@ from .common import (RANGE_TYPES, LegalActions, action_json, handler_for, is_leg
 from ..actions.trade import strict_phases_closed
 from ..bank import can_pay
 from .prefilters import PREFILTERS, _Pos  # noqa: F401
+from .listing import close_listing, open_listing, per_listing  # noqa: F401
 from .ranges import (_range_specs, cards_in_range, domestic_example, domestic_ranges, draw_cards, random_action,  # noqa: F401
                      range_admits, sample_range, _greedy)
 
@@ -120,7 +121,16 @@ def legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: O
 def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: Optional[int],
                    prefilter: bool) -> LegalActions:
     """The list; with ``prefilter`` off every candidate of the full generators is judged (the reference
-    the prefiltered list is tested against)."""
+    the prefiltered list is tested against). Values of the position its checks ask for again and again
+    are kept while it is made (``listing.per_listing``)."""
+    token = open_listing(state, graph, scenario)
+    try:
+        return _list(state, graph, scenario, player, prefilter)
+    finally:
+        close_listing(token)
+
+
+def _list(state: State, graph: MapGraph, scenario: "Scenario", player: Optional[int], prefilter: bool) -> LegalActions:
     to_act = players_to_act(state)
     if player is None:
         player = to_act[0] if to_act else state.current_player

@@ -13,6 +13,7 @@ from ...actions.trade import (harbor_rates, split_currencies, strict_phases_viol
 from ...core import Action, Ctx, Violation, fmt_cards
 from ...geometry import Node, node_str
 from ...mapgraph import RESOURCES, MapGraph
+from ...legal.listing import per_listing
 from ...state import State
 from . import store
 from .data import (CARDS, COMMODITIES, LEVEL_NAMES, MAX_LEVEL, METROPOLIS_LEVEL, TRACK_COMMODITY, TRACKS, WALLS)
@@ -626,7 +627,14 @@ class ImproveCity:
 
 def bank_rates(s: State, g: MapGraph, p: int, scen: Any = None) -> dict[str, tuple[int, str]]:
     """The best rate per card given to the bank and the rule it rests on (CK-COM-5, CK-IMP-3,
-    CK-PROG-T3, CK-PROG-T4); ``scen``'s ``harbor_access`` adds harbours used without a building there."""
+    CK-PROG-T3, CK-PROG-T4); ``scen``'s ``harbor_access`` adds harbours used without a building there.
+    Every maritime trade judged by one legal-action list asks for them: kept for that list
+    (``legal.listing.per_listing``; ``harbor_access`` may read any part of the position, which the list
+    never changes). Read-only."""
+    return per_listing(("cities_and_knights.bank_rates", p), lambda: _bank_rates(s, g, p, scen), s, g, scen)
+
+
+def _bank_rates(s: State, g: MapGraph, p: int, scen: Any) -> dict[str, tuple[int, str]]:
     harb = harbor_rates(s, g, p)
     further = scen.harbor_access(s, g, p) if scen is not None else ()
     for kind in further:

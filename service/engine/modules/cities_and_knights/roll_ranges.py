@@ -38,10 +38,10 @@ more by the legal-action list.
 """
 from __future__ import annotations
 
-import threading
 from typing import Any, Iterable, Optional
 
 from ...core import Action, Ctx
+from ...legal.listing import per_listing
 from ...module import RangeKind
 from ...state import State
 from . import store
@@ -145,22 +145,10 @@ def plan(state: State, graph: Any, scen: Any, p: int) -> _Plan:
     return out
 
 
-# The plan of the last position listed, kept from the candidates to the ranges of the same list (one
-# call of ``legal_actions`` asks both of the same state object, candidates first); per thread.
-_LAST = threading.local()
-
-
-def _plan_of(state: State, graph: Any, scen: Any, p: int, keep: bool) -> _Plan:
-    """The plan of the position: computed by the candidates (``keep``: kept for the ranges of the same
-    list), taken over by the ranges when it is of the same state object and player."""
-    if not keep:
-        got = getattr(_LAST, "entry", None)
-        _LAST.entry = None
-        if got is not None and got[0] is state and got[1] == p:
-            return got[2]
-    out = plan(state, graph, scen, p)
-    _LAST.entry = (state, p, out) if keep else None
-    return out
+def _plan_of(state: State, graph: Any, scen: Any, p: int) -> _Plan:
+    """The plan of the position: computed by the candidates, kept for the ranges of the same list
+    (``legal.listing.per_listing``: one call of ``legal_actions`` asks both of the same state object)."""
+    return per_listing(("cities_and_knights.roll_plan", p), lambda: plan(state, graph, scen, p), state, graph, scen)
 
 
 def _rolls_now(state: State, p: int) -> bool:
@@ -171,7 +159,7 @@ def roll_candidates(state: State, graph: Any, scen: Any, p: int) -> Iterable[Act
     """The listed rolls (each judged again by the legal-action list)."""
     if not _rolls_now(state, p):
         return []
-    return list(_plan_of(state, graph, scen, p, True).listed)
+    return list(_plan_of(state, graph, scen, p).listed)
 
 
 def _fighting(state: State) -> dict[str, list]:
@@ -186,7 +174,7 @@ def _fighting(state: State) -> dict[str, list]:
 def specs(state: State, graph: Any, scen: Any, p: int) -> Iterable[tuple[dict, Action]]:
     if not _rolls_now(state, p):
         return
-    pl = _plan_of(state, graph, scen, p, False)
+    pl = _plan_of(state, graph, scen, p)
     extra = {"fighting": _fighting(state)} if _meanies(state) else {}
     if pl.seeded_range:
         yield {"alchemist": False, "dice": None, **extra, "asks": pl.seeded_asks}, pl.seeded_example
