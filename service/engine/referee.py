@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .actions import WRONG_PHASE_RULE, Handler, load_all
 from .core import Action, Ctx, Violation
@@ -76,11 +76,13 @@ def gate(ctx: Ctx, h: Handler) -> list[Violation]:
                       f"{a.type.replace('_', ' ')} now", "/action/player")]
 
 
-def check_action(ctx: Ctx, h: Handler) -> list[Violation]:
+def check_action(ctx: Ctx, h: Handler, rest: Optional[Callable[[Ctx], list[Violation]]] = None) -> list[Violation]:
     """Every check a proposed action passes, in order: the gate, the handler's rules, the scenario's.
 
-    The legal-action generator (``legal.py``) filters its candidates through this same function."""
-    v = gate(ctx, h) or h.check(ctx) or ctx.scenario.check(ctx)
+    The legal-action generator (``legal.py``) filters its candidates through this same function. ``rest``:
+    what is left of the handler's check when its first part is known to pass for the action (the list
+    judges which ship may move once per ship, then each destination with ``seafarers.move_destination_violations``)."""
+    v = gate(ctx, h) or (h.check if rest is None else rest)(ctx) or ctx.scenario.check(ctx)
     if v:
         return v
     for rule in ctx.scenario.composition.checks:    # the rules modules add to every action (``CHECKS``)

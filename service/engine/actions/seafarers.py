@@ -32,14 +32,7 @@ class MoveShip:
     def check(ctx: Ctx) -> list[Violation]:
         a = ctx.action
         src, dst = a.get("from"), a.get("to")
-        v = move_source_violations(ctx, src)
-        if v:
-            return v
-        if dst == src:
-            return [Violation("SEA-016", f"a moved ship goes to a different edge; from and to are both "
-                              f"{edge_str(src)}", "/action/to")]
-        return (ship_site(ctx, dst, "/action/to", ignore=src)
-                or ctx.scenario.ship_connection(ctx, dst, a.player, "/action/to", ignore=src))
+        return move_source_violations(ctx, src) or move_destination_violations(ctx, src, dst)
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
@@ -67,6 +60,16 @@ def move_source_violations(ctx: Ctx, src) -> list[Violation]:
         return [Violation("SEA-033", f"the ship on {edge_str(src)} lies beside the pirate and may not be moved away",
                           "/action/from")]
     return ctx.scenario.ship_lane_violations(ctx, src)
+
+
+def move_destination_violations(ctx: Ctx, src, dst) -> list[Violation]:
+    """Where the ship on ``src`` may go, once it may move at all (the second part of ``MoveShip``'s
+    check; the legal-action list judges it per destination after judging the ship once)."""
+    if dst == src:
+        return [Violation("SEA-016", f"a moved ship goes to a different edge; from and to are both "
+                          f"{edge_str(src)}", "/action/to")]
+    return (ship_site(ctx, dst, "/action/to", ignore=src)
+            or ctx.scenario.ship_connection(ctx, dst, ctx.action.player, "/action/to", ignore=src))
 
 
 def lane_violations(ctx: Ctx, src) -> list[Violation]:

@@ -58,6 +58,7 @@ if TYPE_CHECKING:  # pragma: no cover
 from .candidates import CANDIDATES, candidates  # noqa: F401
 from .common import (RANGE_TYPES, LegalActions, action_json, handler_for, is_legal, players_to_act,  # noqa: F401
                      violations_of)
+from ..actions.seafarers import move_destination_violations, move_source_violations
 from ..actions.trade import strict_phases_closed
 from ..bank import can_pay
 from .prefilters import PREFILTERS, _Pos  # noqa: F401
@@ -190,19 +191,22 @@ def _list(state: State, graph: MapGraph, scenario: "Scenario", player: Optional[
                 out.actions[t] = cands
             continue
         found: list[Action] = []
-        skip_from: set = set()
         gen = CANDIDATES.get(t)
         cands = list(gen(state, graph, scenario, player)) if gen else []
         if t in extra:              # the generators yield no duplicates; a scenario's extras may repeat them
             cands = _unique(cands + extra[t])
-        for a in cands:
-            if t == "move_ship" and a.get("from") in skip_from:
-                continue
-            v = check_action(Ctx(state, a, graph, scenario), h)
-            if not v:
-                found.append(a)
-            elif t == "move_ship" and v[0].path == "/action/from":
-                skip_from.add(a.get("from"))       # the ship itself may not move: no destination helps
+        if t == "move_ship" and prefilter and h.check is _MOVE_SHIP_CHECK:
+            found = _ship_moves(state, graph, scenario, h, cands)
+        else:
+            skip_from: set = set()
+            for a in cands:
+                if t == "move_ship" and a.get("from") in skip_from:
+                    continue
+                v = check_action(Ctx(state, a, graph, scenario), h)
+                if not v:
+                    found.append(a)
+                elif t == "move_ship" and v[0].path == "/action/from":
+                    skip_from.add(a.get("from"))       # the ship itself may not move: no destination helps
         if found:
             out.actions[t] = found
         kind = comp.actions[t].ranges if t in comp.actions else None
@@ -212,6 +216,34 @@ def _list(state: State, graph: MapGraph, scenario: "Scenario", player: Optional[
                     out.ranges.setdefault(t, []).append({"type": t, "player": player, **spec,
                                                          "example": action_json(example)})
     return out
+
+
+#: The engine's check of a ship move, also that of a module declaring the engine's handler its own
+#: (``actions.declared_own``: Diamond Isles, whose hooks widen where ships connect).
+_MOVE_SHIP_CHECK = HANDLERS["move_ship"].check
+
+
+def _ship_moves(state: State, graph: MapGraph, scenario: "Scenario", h, cands: list[Action]) -> list[Action]:
+    """The legal ones of ``cands`` (ship moves judged by the engine's check through a module's handler):
+    which ship may move (``seafarers.move_source_violations``) judged once per ship, then each destination
+    by the rest of the check (``seafarers.move_destination_violations``) and the scenario's, through
+    ``check_action``."""
+    rest_of: dict = {}              # per ship: the rest of the check, or False when the ship may not move
+    out = []
+    for a in cands:
+        src = a.get("from")
+        rest = rest_of.get(src)
+        if rest is None:
+            rest = rest_of[src] = not move_source_violations(Ctx(state, a, graph, scenario), src) and _to(src)
+        if rest and not check_action(Ctx(state, a, graph, scenario), h, rest):
+            out.append(a)
+    return out
+
+
+def _to(src):
+    def rest(ctx: Ctx) -> list:
+        return move_destination_violations(ctx, src, ctx.action.get("to"))
+    return rest
 
 
 def _unique(cands: list[Action]) -> list[Action]:

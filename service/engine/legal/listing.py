@@ -11,7 +11,8 @@ when the list is done, so nothing from one call reaches another, however the sta
 between them (unlike :func:`memo.per_position`, which compares the inputs it names by value). Outside a
 listing (``adjudicate``, a test calling a check) every call computes afresh.
 
-The key names the value and whatever else it reads beside the state, graph and scenario (the player...).
+The key names the value and whatever else it reads beside the state, and the graph and scenario given
+with it (the player...).
 The value is shared between the calls of the listing that ask for it: treat it as read-only. Per thread;
 a listing started inside another (a module listing another position) keeps its own values and gives the
 outer ones back when it returns.
@@ -50,11 +51,13 @@ def close_listing(token: Optional[tuple]) -> None:
     _NOW.scope = token
 
 
-def per_listing(key: Hashable, compute: Callable[[], Any], state: Any, graph: Any, scenario: Any) -> Any:
-    """``compute()``, kept under ``key`` for the rest of the listing under way when ``state``, ``graph``
-    and ``scenario`` are its own objects; computed afresh otherwise."""
+def per_listing(key: Hashable, compute: Callable[[], Any], state: Any, graph: Any = None, scenario: Any = None) -> Any:
+    """``compute()``, kept under ``key`` for the rest of the listing under way when ``state`` is its own
+    object, and so are ``graph`` and ``scenario`` when given (give those the value reads); computed afresh
+    otherwise."""
     scope = getattr(_NOW, "scope", None)
-    if scope is None or scope[0] is not state or scope[1] is not graph or scope[2] is not scenario:
+    if (scope is None or scope[0] is not state or (graph is not None and scope[1] is not graph)
+            or (scenario is not None and scope[2] is not scenario)):
         return compute()
     kept = scope[3]
     if key in kept:

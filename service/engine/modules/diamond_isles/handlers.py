@@ -15,6 +15,7 @@ from ...core import Action, Ctx, Violation
 from ...derive import victory_points
 from ...geometry import edge_str
 from ...lanes import is_foremost
+from ...legal.listing import per_listing
 from ...placement import ship_connected
 from ...state import State
 from .villages import anchored_at_village, connected_villages, diamonds_of, recorded_routes, route_ships
@@ -29,9 +30,17 @@ def public_vp(state: State, scenario, player: int) -> int:
     return vp["total"] - vp.get("victory_point_cards", 0)
 
 
+def most_public_vp(state: State, scenario) -> int:
+    """The most public victory points any player has (R-050). Kept for the legal-action list under way
+    (``legal.listing.per_listing``: every robber move and Knight it judges asks)."""
+    return per_listing(("diamond_isles.most_public_vp",),
+                       lambda: max(public_vp(state, scenario, q) for q in range(state.num_players)),
+                       state, None, scenario)
+
+
 def robber_allowed(state: State, scenario) -> bool:
     """DIAM-014: the robber may be moved only while some player has 3 or more (public) VP (R-050)."""
-    return any(public_vp(state, scenario, p) >= 3 for p in range(state.num_players))
+    return most_public_vp(state, scenario) >= 3
 
 
 def pirate_allowed(state: State, player: int) -> bool:
@@ -49,7 +58,7 @@ def permission_violation(ctx: Ctx, target: str) -> list[Violation]:
                               if ctx.action.type == "play_knight" else "/action")]
         return []
     if not robber_allowed(s, ctx.scenario):
-        best = max(public_vp(s, ctx.scenario, q) for q in range(s.num_players))
+        best = most_public_vp(s, ctx.scenario)
         return [Violation("DIAM-014", f"the robber may be moved only once a player has 3 or more victory points; "
                           f"the most anyone has is {best} (R-050)", "/action/target"
                           if ctx.action.type == "play_knight" else "/action")]

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 from ...geometry import Edge, Hex
 from ...mapgraph import MapGraph
+from ...legal.listing import per_listing
 from ...memo import bounded_put
 from ...state import State
 
@@ -41,7 +42,13 @@ def village_number(state: State, h: Hex) -> Optional[int]:
 
 
 def village_of_node(state: State, graph: MapGraph) -> dict[int, int]:
-    """Node id -> village index, for the six corners of every village (R-045: the village spots)."""
+    """Node id -> village index, for the six corners of every village (R-045: the village spots). Every
+    ship judged by one legal-action list asks for it: kept for that list (``legal.listing.per_listing``).
+    Read-only."""
+    return per_listing(("diamond_isles.village_of_node",), lambda: _village_of_node(state, graph), state, graph)
+
+
+def _village_of_node(state: State, graph: MapGraph) -> dict[int, int]:
     hexes = tuple(h for h, _ in villages(state))
     key = ("vmap", graph.memo_token, hexes)
     got = _MEMO.get(key)
@@ -114,8 +121,11 @@ def connected_villages(state: State, graph: MapGraph, player: int,
     every village one of the player's ships touches (a corner of its hex) that is joined through the
     player's ships to one of their settlements or cities, or to a village they already have a route with
     (a connected village is one anchor: all its corners). A line of ships does not pass an opponent's
-    settlement or city (R-013)."""
-    return set(_connected_memo(state, graph, player, _position_key(state, graph, player), vmap))
+    settlement or city (R-013). Kept for the legal-action list under way (``legal.listing.per_listing``:
+    every ship it judges asks)."""
+    return set(per_listing(("diamond_isles.connected_villages", player),
+                           lambda: _connected_memo(state, graph, player, _position_key(state, graph, player), vmap),
+                           state, graph))
 
 
 def _connected_memo(state: State, graph: MapGraph, player: int, pk: tuple,
