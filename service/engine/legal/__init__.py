@@ -55,7 +55,7 @@ from ..state import State
 if TYPE_CHECKING:  # pragma: no cover
     from ..scenarios.base import Scenario
 
-from .candidates import CANDIDATES, candidates  # noqa: F401
+from .candidates import CANDIDATES, _move_ship, candidates, ship_move_sources, ship_move_targets  # noqa: F401
 from .common import (RANGE_TYPES, LegalActions, action_json, handler_for, is_legal, players_to_act,  # noqa: F401
                      violations_of)
 from ..actions.seafarers import move_destination_violations, move_source_violations
@@ -186,18 +186,18 @@ def _list(state: State, graph: MapGraph, scenario: "Scenario", player: Optional[
                 if not (exact and plain):
                     cands = [a for a in cands if not check_action(Ctx(state, a, graph, scenario), h)]
             else:                   # the scenario's own candidates of the type after the prefilter's, each judged
-                cands = [a for a in _unique(cands + extra[t]) if not check_action(Ctx(state, a, graph, scenario), h)]
+                cands = [a for a in _unique(cands, extra[t]) if not check_action(Ctx(state, a, graph, scenario), h)]
             if cands:
                 out.actions[t] = cands
             continue
         found: list[Action] = []
         gen = CANDIDATES.get(t)
-        cands = list(gen(state, graph, scenario, player)) if gen else []
-        if t in extra:              # the generators yield no duplicates; a scenario's extras may repeat them
-            cands = _unique(cands + extra[t])
-        if t == "move_ship" and prefilter and h.check is _MOVE_SHIP_CHECK:
-            found = _ship_moves(state, graph, scenario, h, cands)
+        if t == "move_ship" and prefilter and h.check is _MOVE_SHIP_CHECK and gen is _move_ship:
+            found = _ship_moves(state, graph, scenario, h, player, extra.get(t))
         else:
+            cands = list(gen(state, graph, scenario, player)) if gen else []
+            if t in extra:          # the generators yield no duplicates; a scenario's extras may repeat them
+                cands = _unique(cands, extra[t])
             skip_from: set = set()
             for a in cands:
                 if t == "move_ship" and a.get("from") in skip_from:
@@ -223,14 +223,29 @@ def _list(state: State, graph: MapGraph, scenario: "Scenario", player: Optional[
 _MOVE_SHIP_CHECK = HANDLERS["move_ship"].check
 
 
-def _ship_moves(state: State, graph: MapGraph, scenario: "Scenario", h, cands: list[Action]) -> list[Action]:
-    """The legal ones of ``cands`` (ship moves judged by the engine's check through a module's handler):
-    which ship may move (``seafarers.move_source_violations``) judged once per ship, then each destination
-    by the rest of the check (``seafarers.move_destination_violations``) and the scenario's, through
-    ``check_action``."""
-    rest_of: dict = {}              # per ship: the rest of the check, or False when the ship may not move
+def _ship_moves(state: State, graph: MapGraph, scenario: "Scenario", h, player: int,
+                extra: Optional[list[Action]]) -> list[Action]:
+    """The legal ones of the candidates of ``move_ship`` (the generator's, then the scenario's ``extra``),
+    judged by the engine's check through a module's handler: which ship may move
+    (``seafarers.move_source_violations``) judged once per ship, then each destination by the rest of the
+    check (``seafarers.move_destination_violations``) and the scenario's, through ``check_action``. Without
+    ``extra``, the generator's candidates (``candidates._move_ship``) are made only for the ships that may
+    move."""
     out = []
-    for a in cands:
+    if not extra:
+        targets = ship_move_targets(graph)
+        for src in ship_move_sources(state, player):
+            probe = Action("move_ship", player, {"from": src, "to": src})
+            if move_source_violations(Ctx(state, probe, graph, scenario), src):
+                continue
+            rest = _to(src)
+            for dst in targets:
+                a = Action("move_ship", player, {"from": src, "to": dst})
+                if not check_action(Ctx(state, a, graph, scenario), h, rest):
+                    out.append(a)
+        return out
+    rest_of: dict = {}              # per ship: the rest of the check, or False when the ship may not move
+    for a in _unique(list(_move_ship(state, graph, scenario, player)), extra):
         src = a.get("from")
         rest = rest_of.get(src)
         if rest is None:
@@ -246,16 +261,25 @@ def _to(src):
     return rest
 
 
-def _unique(cands: list[Action]) -> list[Action]:
-    """``cands`` without repeats (the first of equal actions kept)."""
-    seen: set[str] = set()
-    out = []
-    for a in cands:
-        key = repr(sorted(action_json(a).items()))
+def _unique(cands: list[Action], extra: list[Action]) -> list[Action]:
+    """``cands`` (a generator's or a prefilter's, which yield no repeats) followed by the actions of
+    ``extra`` (a scenario's) equal to none before them. Equal actions have the same JSON form
+    (``action_json``), so the same fields: only the candidates with the fields of some extra action are
+    compared."""
+    keys = [repr(sorted(action_json(a).items())) for a in extra]
+    fields = {_fields(a) for a in extra}
+    seen = {repr(sorted(action_json(a).items())) for a in cands if _fields(a) in fields}
+    out = list(cands)
+    for a, key in zip(extra, keys):
         if key not in seen:
             seen.add(key)
             out.append(a)
     return out
+
+
+def _fields(a: Action) -> frozenset:
+    """The parameters ``action_json`` gives of ``a``."""
+    return frozenset([k for k, v in a.params.items() if v is not None])
 
 
 def proposed(t: str, state: State, graph: MapGraph, scenario: "Scenario", player: int) -> list[Action]:
@@ -289,8 +313,9 @@ def _entry(t: str, h, replaced, ranged: Optional[bool] = None) -> tuple:
 
 def _plan(scenario: "Scenario", state: State, player: int) -> list[tuple]:
     """``_entry`` for each type of the scenario, in name order, whose gate is open (``referee.gate``
-    reads only the phase, the handler and the actor). Kept between calls for scenarios that replace no
-    handler (then it depends on the types, the phase and whether ``player`` is the current player alone)."""
+    reads only the phase, the handler and the actor). Kept between calls: it depends on the types, the
+    phase and whether ``player`` is the current player alone, and for a scenario replacing handlers on
+    the scenario (its handlers and types are fixed when it is composed)."""
     types = scenario.action_types()
     if not scenario.composition.own_handlers:
         key = (types, state.phase, player == state.current_player)
@@ -301,13 +326,19 @@ def _plan(scenario: "Scenario", state: State, player: int) -> list[tuple]:
             plan = _PLANS[key] = [_entry(t, HANDLERS[t], None) for t in _sorted_types(types)
                                   if t in HANDLERS and gate_fault(state, HANDLERS[t], player) is None]
         return plan
-    plan = []
-    actions = scenario.composition.actions
-    for t in _sorted_types(types):
-        replaced = scenario.handler(t)
-        h = replaced or HANDLERS.get(t)
-        if h is not None and gate_fault(state, h, player) is None:
-            plan.append(_entry(t, h, replaced, actions[t].ranged))
+    key = (scenario, state.phase, player == state.current_player)     # its handlers are the scenario's
+    plan = _PLANS.get(key)
+    if plan is None:
+        if len(_PLANS) > 256:
+            _PLANS.clear()
+        plan = []
+        actions = scenario.composition.actions
+        for t in _sorted_types(types):
+            replaced = scenario.handler(t)
+            h = replaced or HANDLERS.get(t)
+            if h is not None and gate_fault(state, h, player) is None:
+                plan.append(_entry(t, h, replaced, actions[t].ranged))
+        _PLANS[key] = plan
     return plan
 
 

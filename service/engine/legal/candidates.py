@@ -123,11 +123,20 @@ def _network_nodes(state: State, graph: MapGraph, p: int) -> set[int]:
     return nodes
 
 
+def ship_move_sources(state: State, p: int) -> list:
+    """The ships a move of ``p`` is proposed from (``_move_ship``): their own, in edge order."""
+    return sorted(e for e, o in state.ships.items() if o == p)
+
+
+def ship_move_targets(graph: MapGraph) -> list:
+    """The edges a ship move is proposed to (``_move_ship``): every edge a ship may lie on."""
+    return [e for eid, e in enumerate(graph.edges) if graph.ship_edge(eid)]
+
+
 @candidates("move_ship")
 def _move_ship(state, graph, scen, p):
-    own = sorted(e for e, o in state.ships.items() if o == p)
-    targets = [e for eid, e in enumerate(graph.edges) if graph.ship_edge(eid)]
-    for src in own:
+    targets = ship_move_targets(graph)
+    for src in ship_move_sources(state, p):
         for dst in targets:
             yield Action("move_ship", p, {"from": src, "to": dst})
 
