@@ -122,10 +122,12 @@ def test_road_building_in_hand_lists_the_same_as_the_plain_list(sid):
     assert listed > 100
 
 
-@pytest.mark.parametrize("sid", ["SC01", "SC04", "SC07", "TDE3"])
+@pytest.mark.parametrize("sid", ["SC01", "SC04", "SC07", "TDE3", "DIAM"])
 def test_ship_moves_list_the_same_as_the_plain_list(sid):
     """SEA-015..018 / SEA-008: the ship moves the prefilter proposes (each ship judged once, destinations
-    connected without the ship) are those of the plain list, which judges every ship on every sea edge."""
+    connected without the ship) are those of the plain list, which judges every ship on every sea edge;
+    with Diamond Isles' own handler (DIAM-010..013: routes and village anchors) each ship is judged once
+    (``seafarers.move_source_violations``) and each destination by the rest of the check."""
     scen = get_scenario(sid)
     moved = 0
     for state, graph in _play(scen, scen.players[0], 3, 250):
@@ -135,3 +137,25 @@ def test_ship_moves_list_the_same_as_the_plain_list(sid):
             assert _listing(fast) == _listing(slow)
             moved += len(fast.actions.get("move_ship", []))
     assert moved > 50
+
+
+@pytest.mark.parametrize("seed", [2, 5])
+def test_diamond_isles_knights_and_robbers_list_the_same_as_the_plain_list(seed):
+    """BASE-DEV-5 with DIAM-014/015 (who may move the robber and the pirate) and DIAM-016 (the pirate takes
+    a card or a diamond): the Knights and robber and pirate moves Diamond Isles' handlers take from the
+    engine's prefilter (``Handler.prefiltered``), with its own candidates after them (a Knight without a
+    move, the diamond thefts), are those of the plain list, which judges every hex and victim."""
+    scen = get_scenario("DIAM")
+    listed = 0
+    for state, graph in _play(scen, scen.players[0], seed, 250):
+        if state.phase not in ("roll", "main", "robber"):
+            continue
+        s = state.copy()
+        pl = s.players[s.current_player]
+        pl.dev_cards = {**pl.dev_cards, "knight": 1}
+        s.flags.dev_card_played = False
+        fast = _legal_actions(s, graph, scen, s.current_player, True)
+        slow = _legal_actions(s, graph, scen, s.current_player, False)
+        assert _listing(fast) == _listing(slow)
+        listed += sum(len(fast.actions.get(t, [])) for t in ("play_knight", "move_robber", "move_pirate"))
+    assert listed > 100

@@ -37,6 +37,12 @@ class Handler:
     #: cost, ``placement.supply_left``, ``bank.cannot_pay``): the legal-action list then rules the whole
     #: type out on those parts as it does for the engine's handler (its "block").
     keeps_block: bool = False
+    #: A module's handler declared from the engine's (``declared_own``) whose hooks only add violations to
+    #: the engine's check for the actions the engine's generator proposes (the rules the engine's prefilter
+    #: follows still hold): the legal-action list then takes the type's candidates from that prefilter,
+    #: each judged in full, the module's own candidates after them (``tests/test_legal_fast.py`` holds
+    #: the list to judging every candidate).
+    prefiltered: bool = False
 
 
 #: The engine's own handlers (the base game's and Seafarers' action types). A module's handlers are not

@@ -177,7 +177,7 @@ def _list(state: State, graph: MapGraph, scenario: "Scenario", player: Optional[
                     out.ranges.setdefault(t, []).append({"type": t, "player": player, **spec,
                                                          "example": action_json(example)})
             continue
-        if pf is not None and prefilter and replaced is None:
+        if pf is not None and prefilter and (replaced is None or h.prefiltered):
             fn, exact, needs_pos = pf
             if needs_pos and pos is None:
                 pos = _Pos(state, graph, player)
@@ -186,7 +186,7 @@ def _list(state: State, graph: MapGraph, scenario: "Scenario", player: Optional[
                 if not (exact and plain):
                     cands = [a for a in cands if not check_action(Ctx(state, a, graph, scenario), h)]
             else:                   # the scenario's own candidates of the type after the prefilter's, each judged
-                cands = [a for a in _unique(cands, extra[t]) if not check_action(Ctx(state, a, graph, scenario), h)]
+                cands = [a for a in _unique(cands, extra.get(t, [])) if not check_action(Ctx(state, a, graph, scenario), h)]
             if cands:
                 out.actions[t] = cands
             continue

@@ -18,7 +18,7 @@ from ...state import State
 from . import store
 from .data import (CARDS, COMMODITIES, LEVEL_NAMES, MAX_LEVEL, METROPOLIS_LEVEL, TRACK_COMMODITY, TRACKS, WALLS)
 from .store import ck
-from .turn import NeedChoice, after_discards, resolve_roll
+from .turn import after_discards, resolve_roll, roll_outcome
 
 
 # -- costs ---------------------------------------------------------------------------------------------
@@ -73,12 +73,8 @@ def roll_check(ctx: Ctx) -> list[Violation]:
                 if k is None or k["player"] != int(q) or not k["active"]:
                     return [Violation("CK-VAR-MEANIES", f"player {q} sends only their own active knights; "
                                       f"{node_str(tuple(n))} holds none", f"/action/fighting/{q}/{i}")]
-    trial = s.copy()
-    try:
-        resolve_roll(Ctx(s, a, ctx.graph, ctx.scenario), trial)
-    except NeedChoice as e:
-        return e.violations
-    return []
+    asked = roll_outcome(ctx)
+    return [] if asked is None else list(asked.violations)
 
 
 @own_handler("roll", {"roll"})

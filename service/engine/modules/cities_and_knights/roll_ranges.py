@@ -46,7 +46,7 @@ from ...module import RangeKind
 from ...state import State
 from . import store
 from .store import ck
-from .turn import NeedChoice, resolve_roll
+from .turn import NeedChoice, roll_outcome
 
 #: The most resolutions spent finding every combination of the seeded roll's choices (the roll itself
 #: included): beyond it the roll is given as a range.
@@ -59,11 +59,7 @@ _MAX_ASKS = 16
 
 def _asked(state: State, graph: Any, scen: Any, a: Action) -> Optional[NeedChoice]:
     """The first choice the roll asks and does not carry (resolved on a copy), or None when it resolves."""
-    try:
-        resolve_roll(Ctx(state, a, graph, scen), state.copy())
-    except NeedChoice as e:
-        return e
-    return None
+    return roll_outcome(Ctx(state, a, graph, scen))
 
 
 def _with(params: dict, e: NeedChoice, opt: Any) -> dict:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ...core import Ctx, IllegalAction, Violation
+from ...legal.listing import per_listing
 from ...mapgraph import RESOURCE_OF, RESOURCES
 from ...rng import Rng
 from ...state import State
@@ -45,6 +46,23 @@ def roll_dice(ctx: Ctx, s: State) -> tuple[tuple[int, int], str]:
             event = EVENT_FACES[rng.below(6)]                 # CK-DICE-3: 3 ship faces, 3 gates
         s.rng_counter = rng.counter
     return (int(dice[0]), int(dice[1])), event
+
+
+def roll_outcome(ctx: Ctx) -> Optional[NeedChoice]:
+    """The first choice the roll ``ctx.action`` asks and does not carry (:func:`resolve_roll` on a copy
+    of the position), or None when it resolves. Kept for the legal-action list under way
+    (``legal.listing.per_listing``: the list resolves each roll it proposes, then judges it)."""
+    a = ctx.action
+    return per_listing(("cities_and_knights.roll_outcome", a.player, repr(sorted(a.params.items()))),
+                       lambda: _outcome(ctx), ctx.state, ctx.graph, ctx.scenario)
+
+
+def _outcome(ctx: Ctx) -> Optional[NeedChoice]:
+    try:
+        resolve_roll(Ctx(ctx.state, ctx.action, ctx.graph, ctx.scenario), ctx.state.copy())
+    except NeedChoice as e:
+        return e
+    return None
 
 
 def resolve_roll(ctx: Ctx, s: State) -> None:

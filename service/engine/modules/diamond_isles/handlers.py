@@ -155,11 +155,14 @@ def lane_violations(ctx: Ctx, src) -> list[Violation]:
     return []
 
 
-#: The engine's handlers, judged through this module's hooks (robbing, ship anchors and routes).
+#: The engine's handlers, judged through this module's hooks (robbing, ship anchors and routes). Robbing
+#: only adds to the engine's rules (who may move, DIAM-014/015; what the pirate takes, DIAM-016; a Knight
+#: without a move is this module's own candidate): its candidates come from the engine's prefilter
+#: (``Handler.prefiltered``). Ships connect more widely (DIAM-012/013): every candidate is judged.
 _ENGINE = load_all()
-PLAY_KNIGHT = declared_own(_ENGINE["play_knight"])
-MOVE_ROBBER = declared_own(_ENGINE["move_robber"])
-MOVE_PIRATE = declared_own(_ENGINE["move_pirate"])
+PLAY_KNIGHT = declared_own(_ENGINE["play_knight"], prefiltered=True)
+MOVE_ROBBER = declared_own(_ENGINE["move_robber"], prefiltered=True)
+MOVE_PIRATE = declared_own(_ENGINE["move_pirate"], prefiltered=True)
 BUILD_SHIP = declared_own(_ENGINE["build_ship"])
 MOVE_SHIP = declared_own(_ENGINE["move_ship"], not_your_turn="SEA-017")
 ROAD_BUILDING = declared_own(_ENGINE["play_road_building"])
