@@ -10,7 +10,10 @@ necessary conditions of that handler's check; when the scenario adds no check of
 that state the whole check list their candidates without judging them again (``tests/test_legal_fast.py``
 holds that list to the one that judges every candidate). A scenario's own candidates of such a type are
 judged after the prefilter's; a module whose candidates are actions of the type with a choice of its own
-added builds them on :func:`proposed` (SC11/TDE3's ``token_from``).
+added builds them on :func:`proposed` (SC11/TDE3's ``token_from``). A module's handler declared from the
+engine's whose hooks only add violations (``Handler.prefiltered``) takes the prefilter's candidates too,
+each judged; a ship move judged by the engine's check through a module's handler judges the ship once and
+each destination by the rest of the check.
 
 Some choices are too many to list and are described as *ranges* instead, each with one concrete
 example that was checked: discarding (any cards of the hand adding up to the count owed), Year of Plenty
@@ -32,7 +35,8 @@ A module's own action types come from their ``ActionSpec``'s ``candidates`` (and
 ``legal_candidates``); its ranged types from their ``RangeKind``. The package is split by job: ``common``
 (the list, who acts, JSON form), ``candidates`` (every action of a type that could be legal),
 ``prefilters`` (only those meeting necessary conditions of the engine's own checks), ``ranges`` (choices
-given as counts of cards), and here the plan per position and the list itself.
+given as counts of cards), ``listing`` (values the checks of one list ask for again and again, kept
+for that list), and here the plan per position and the list itself.
 
 >>> from service.engine.scenarios import get_scenario
 >>> from service.engine.mapgraph import MapGraph
