@@ -284,15 +284,14 @@ class _Resolutions:
     """Counts the rolls resolved (on copies) while listing: the listing's cost, whatever the machine."""
 
     def __init__(self, monkeypatch):
-        from service.engine.modules.cities_and_knights import actions, roll_ranges
+        from service.engine.modules.cities_and_knights import turn
         self.n = 0
-        real = roll_ranges.resolve_roll
+        real = turn.resolve_roll
 
         def counted(*a):
             self.n += 1
             return real(*a)
-        monkeypatch.setattr(roll_ranges, "resolve_roll", counted)
-        monkeypatch.setattr(actions, "resolve_roll", counted)
+        monkeypatch.setattr(turn, "resolve_roll", counted)      # on copies: ``turn.roll_outcome``
 
 
 def _all_rolls(state, graph, scen, p, params, ok, bad, tried):
