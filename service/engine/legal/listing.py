@@ -36,26 +36,32 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable, Hashable, Optional
 
-_NOW = threading.local()
+class _Now(threading.local):
+    #: The listing under way in this thread: (state, graph, scenario, values kept), or None.
+    scope: Optional[tuple] = None
+
+
+NOW = _Now()
 
 
 def open_listing(state: Any, graph: Any, scenario: Any) -> Optional[tuple]:
-    """Start keeping values for a listing of ``state``; give the token back to :func:`close_listing`."""
-    outer = getattr(_NOW, "scope", None)
-    _NOW.scope = (state, graph, scenario, {})
+    """Start keeping values for a listing of ``state``; give the token back to :func:`close_listing`.
+    (``legal._legal_actions`` does the same inline.)"""
+    outer = NOW.scope
+    NOW.scope = (state, graph, scenario, {})
     return outer
 
 
 def close_listing(token: Optional[tuple]) -> None:
     """Forget the listing's values (the outer listing's, if any, are in force again)."""
-    _NOW.scope = token
+    NOW.scope = token
 
 
 def per_listing(key: Hashable, compute: Callable[[], Any], state: Any, graph: Any = None, scenario: Any = None) -> Any:
     """``compute()``, kept under ``key`` for the rest of the listing under way when ``state`` is its own
     object, and so are ``graph`` and ``scenario`` when given (give those the value reads); computed afresh
     otherwise."""
-    scope = getattr(_NOW, "scope", None)
+    scope = NOW.scope
     if (scope is None or scope[0] is not state or (graph is not None and scope[1] is not graph)
             or (scenario is not None and scope[2] is not scenario)):
         return compute()
