@@ -192,7 +192,12 @@ def _opponent_at(s: State, n: Node, p: int, knights: dict) -> bool:
 
 
 def network_nodes(s: State, g: MapGraph, p: int, ships: bool) -> set[Node]:
-    """Intersections touched by ``p``'s roads (and ships, CK-SEA-5)."""
+    """Intersections touched by ``p``'s roads (and ships, CK-SEA-5). Every knight placement judged by
+    one legal-action list asks for them: kept for that list (``legal.listing.per_listing``). Read-only."""
+    return per_listing(("cities_and_knights.network_nodes", p, ships), lambda: _network_nodes(s, g, p, ships), s, g)
+
+
+def _network_nodes(s: State, g: MapGraph, p: int, ships: bool) -> set[Node]:
     out: set[Node] = set()
     for pieces in ((s.roads, s.ships) if ships else (s.roads,)):
         for e, o in pieces.items():
