@@ -942,3 +942,20 @@ def test_every_event_and_derived_value_is_declared(sid, players, seed):
 
     play_game(sid, players, seed, max_actions=1500, check=False, on_step=step, options=OPT)
     assert not bad, "\n".join(sorted(set(bad))[:20])
+
+
+def test_judging_a_roll_leaves_the_position_judged_as_it_was():
+    """CK-PROG-S1: an Alchemist roll by a player holding no progress cards is refused, and judging it (or
+    listing the legal actions) adds nothing to the position judged: no empty hand is made for the player
+    (a kept position is judged again later, and must give the same bytes)."""
+    from service.api import create_app
+    from service.api.codec import dump_state
+    from service.api.service import parse_state
+    st = position(phase="roll", ck_state=ck(3, hands={}))
+    state, graph = parse_state(copy.deepcopy(st), create_app({"TESTING": True}).extensions["graph_cache"])
+    before = dump_state(state)
+    scen = scenario_of(state)
+    v = engine_adjudicate(state, Action("roll", 0, {"dice": [2, 5], "alchemist": True}), graph, scen)
+    assert not v.legal and [x.rule for x in v.violations] == ["CK-PROG-S1"]
+    legal_actions(state, graph, scen)
+    assert dump_state(state) == before and store.ck(state)["hands"] == {}

@@ -57,7 +57,7 @@ def roll_check(ctx: Ctx) -> list[Violation]:
     choices the outcome asks (see ``turn``)."""
     a, s = ctx.action, ctx.state
     if a.get("alchemist"):
-        if store.hand(s, a.player).get("alchemist", 0) <= 0:
+        if store.hand_of(s, a.player).get("alchemist", 0) <= 0:
             return [Violation("CK-PROG-S1", f"player {a.player} holds no Alchemist card", "/action/alchemist")]
         if a.get("dice") is None:
             return [Violation("CK-PROG-S1", "the Alchemist's player chooses the red and yellow dice: give dice",
@@ -862,7 +862,7 @@ def end_turn_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Ite
     over = store.progress_count(state, p) - PROGRESS_LIMIT
     if over <= 0:
         return
-    h = store.hand(state, p)
+    h = store.hand_of(state, p)
     kinds = sorted(c for c, n in h.items() if n)
     for combo in combinations_with_replacement(kinds, over):
         if all(combo.count(c) <= h[c] for c in set(combo)):
