@@ -558,8 +558,9 @@ def metropolis_sites(s: State, p: int) -> list[Node]:
 
 def takes_metropolis(s: State, p: int, track: str, lvl: int) -> bool:
     """CK-IMP-7: the first to level 4 takes it; CK-IMP-9: it moves to the first other player to level 5
-    while its holder is at level 4."""
-    h = ck(s)["metropolises"][track]
+    while its holder is at level 4. (A track left out of the posted ``metropolises`` has no holder: it is
+    read, never filled in, in the position judged.)"""
+    h = ck(s)["metropolises"].get(track)
     if lvl == METROPOLIS_LEVEL:
         return h is None
     if lvl == MAX_LEVEL:
@@ -582,7 +583,7 @@ class ImproveCity:
         if not any(o == a.player and k == "city" and n not in side for n, (o, k) in s.buildings.items()):
             return [Violation("CK-IMP-2", f"player {a.player} owns no city and cannot buy an improvement (CK-IMP-6)")]
         sites = metropolis_sites(s, a.player)
-        h = ck(s)["metropolises"][track]
+        h = ck(s)["metropolises"].get(track)
         holder = h is not None and h["player"] == a.player
         # CK-IMP-12: the holder's own level 5 needs no further free city (its metropolis is placed)
         if lvl >= METROPOLIS_LEVEL and not sites and not holder:
@@ -613,7 +614,7 @@ class ImproveCity:
         c["improvements"].setdefault(str(a.player), {t: 0 for t in TRACKS})[track] = lvl
         s.flags.built = True
         ctx.emit("improved", player=a.player, track=track, level=lvl)
-        h = c["metropolises"][track]
+        h = c["metropolises"].get(track)
         if takes_metropolis(s, a.player, track, lvl) and not (h is not None and h["player"] == a.player):
             sites = metropolis_sites(s, a.player)
             node = tuple(a.get("metropolis")) if a.get("metropolis") is not None else sites[0]
