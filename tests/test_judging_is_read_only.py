@@ -11,7 +11,7 @@ of another position of the game), the derived values, the explanations (``explai
 the picture's layers, routes and SVG (``/v1/render``). After each call the state must dump to the same
 bytes and its ``scenario_state`` equal a deep copy taken before.
 
-``READ_ONLY_POSITIONS`` (default 240) is the number of positions from play, spread over the games; each
+``READ_ONLY_POSITIONS`` (default 200) is the number of positions from play, spread over the games; each
 gives a few variants besides.
 """
 from __future__ import annotations
@@ -35,14 +35,15 @@ from service.engine.derive import derive, route_lengths
 from service.engine.explain import explain
 from service.engine.legal import action_json, legal_actions, players_to_act
 from service.engine.referee import UnsupportedAction, adjudicate
-from service.engine.scenarios import all_games, scenario_of
+from service.engine.modules.cities_and_knights import store
+from service.engine.scenarios import all_games, scenario_of, start_game
 from service.engine.selfplay import play_game, playable_scenarios
 from service.engine.spec import Bool, Int, List, Map, Obj, Str
 from service.engine.warnings import position_warnings
 from service.render.svg import state_svg
 
 CK = {"cities_and_knights": True}
-POSITIONS = int(os.environ.get("READ_ONLY_POSITIONS", "240"))
+POSITIONS = int(os.environ.get("READ_ONLY_POSITIONS", "200"))
 
 
 def _games() -> list[tuple[str, int, Any]]:
@@ -58,6 +59,7 @@ def _games() -> list[tuple[str, int, Any]]:
 
 GAMES = _games()
 PER_GAME = max(1, -(-POSITIONS // len(GAMES)))
+MAX_ACTIONS = min(1500, 100 * PER_GAME)     # (longer games where more positions are asked for)
 _CACHE = GraphCache()
 
 
@@ -72,7 +74,7 @@ def _played(sid: str, n: int, options: Any, seed: int) -> tuple[list[Any], list[
         states.append(state)
         actions.append(action)
 
-    play_game(sid, n, seed, max_actions=700, check=False, on_step=step, options=options)
+    play_game(sid, n, seed, max_actions=MAX_ACTIONS, check=False, on_step=step, options=options)
     rng = random.Random(seed)
     picked = sorted(rng.sample(range(len(states)), min(PER_GAME, len(states)))) if states else []
     if states and len(states) - 1 not in picked:
@@ -369,3 +371,58 @@ def test_judging_leaves_the_position_judged_as_posted(game):
             variants += name != "as played"
     assert judged >= len(positions)
     assert not found, "\n".join(found[:20])
+
+
+def test_the_check_sees_a_write():
+    """The check this file makes finds a write into the state judged (an entry added to a module's data,
+    as an accessor that fills in a missing entry would), and names where it is."""
+    state, graph, where = _post(orjson.loads(orjson.dumps(dump_state(start_game("base", 3, 5, CK)))))
+    w = Watch(state, "base with C&K")
+    w.after("nothing")
+    assert w.found == []
+    del state.scenario_state["cities_and_knights"]["hands"]["1"]
+    w.after("a removal")
+    assert w.found and "/scenario_state/cities_and_knights/hands/1 removed" in w.found[0]
+
+
+def _ck_position(phase: str) -> dict:
+    """A C&K base game (3 players) in ``phase`` after its setup, as posted: the first one random play reaches."""
+    at: list = []
+
+    def step(state, _action, _verdict):
+        if not at and state.phase == phase and state.turn > 1:
+            at.append(state)
+
+    play_game("base", 3, 7, max_actions=200, check=False, on_step=step, options=CK)
+    return orjson.loads(orjson.dumps(dump_state(at[0])))
+
+
+def _left_out(raw: dict) -> tuple[int, dict]:
+    """The player to act, and ``raw`` with that player's (empty) progress-card hand and the trade
+    metropolis (no holder) left out."""
+    p = raw["current_player"]
+    c = raw["scenario_state"]["cities_and_knights"]
+    assert c["hands"][str(p)] == {} and c["metropolises"]["trade"] is None
+    del c["hands"][str(p)]
+    del c["metropolises"]["trade"]
+    return p, raw
+
+
+def test_a_left_out_hand_or_metropolis_is_read_not_filled_in():
+    """CK-PROG-S1: an Alchemist roll by a player whose progress-card hand is left out of the posted state is
+    refused without making an empty hand in the position judged; CK-IMP-7: a city improvement judged (and
+    listed) when a track is left out of the posted ``metropolises`` reads that track as having no holder
+    (no error, no entry made). Every other call a request makes on these positions leaves them as posted."""
+    for phase, action, rules in (("roll", {"alchemist": True}, {"CK-PROG-S1"}),
+                                 ("main", {"track": "trade"}, {"CK-IMP-1"})):
+        p, raw = _left_out(_ck_position(phase))
+        a = Action("roll" if phase == "roll" else "improve_city", p, action)
+        state, graph, where = _post(raw)
+        before = ENCODE(dump_state(state))
+        v = adjudicate(state, a, graph, scenario_of(state))
+        assert not v.legal and {x.rule for x in v.violations} == rules
+        assert ENCODE(dump_state(state)) == before
+        assert str(p) not in store.ck(state)["hands"] and "trade" not in store.ck(state)["metropolises"]
+        found, calls = judge_everything(state, graph, where, f"C&K base at a {phase}, parts left out", [a],
+                                        random.Random(3))
+        assert calls > 10 and not found, "\n".join(found)
