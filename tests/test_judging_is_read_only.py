@@ -6,10 +6,12 @@ Knights stacked where the scenario takes it; each is posted as a client would (`
 with optional parts its modules' declared shapes (``STATE``, ``PLAYER``) allow left out: an optional key
 absent, a per-player entry removed, a dict of them emptied (a variant the API's checks refuse is skipped).
 On each: the legal actions of every player, the verdicts of a sample of legal actions (listed and the
-examples of ranges) and of illegal ones (another player's, a field changed, a field left out, an action
-of another position of the game), the derived values, the explanations (``explain=true``), the warnings,
-the picture's layers, routes and SVG (``/v1/render``). After each call the state must dump to the same
-bytes and its ``scenario_state`` equal a deep copy taken before.
+examples of ranges) and of illegal ones (another player's, a field changed, a field left out, an optional
+field its type declares given, an action of another position of the game; each loaded as the API loads
+an action), the derived values, the explanations (``explain=true``, of the position and of a legal
+action's), the warnings, the picture's layers, routes and SVG (``/v1/render``). After each call the state
+must dump to the same bytes and its ``scenario_state`` equal a deep copy taken before; a call that raises
+on a state the checks let through (an answer of 500) is reported too.
 
 ``READ_ONLY_POSITIONS`` (default 200) is the number of positions from play, spread over the games; each
 gives a few variants besides.
@@ -19,7 +21,8 @@ from __future__ import annotations
 import copy
 import os
 import random
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import orjson
 import pytest
@@ -34,8 +37,8 @@ from service.engine.core import Action
 from service.engine.derive import derive, route_lengths
 from service.engine.explain import explain
 from service.engine.legal import action_json, legal_actions, players_to_act
-from service.engine.referee import UnsupportedAction, adjudicate
 from service.engine.modules.cities_and_knights import store
+from service.engine.referee import UnsupportedAction, adjudicate
 from service.engine.scenarios import all_games, scenario_of, start_game
 from service.engine.selfplay import play_game, playable_scenarios
 from service.engine.spec import Bool, Int, List, Map, Obj, Str
@@ -177,7 +180,7 @@ def _changed(value: Any, key: str, others: list[Any], state: Any, rng: random.Ra
     elif type(value) is list and value:
         out += [value[:-1], value + value[:1]]
     elif type(value) is dict and value:
-        k = sorted(value)[0]
+        k = min(value)
         v0 = value[k]
         if type(v0) is int:
             out.append({**value, k: v0 + 1})
@@ -376,7 +379,7 @@ def test_judging_leaves_the_position_judged_as_posted(game):
 def test_the_check_sees_a_write():
     """The check this file makes finds a write into the state judged (an entry added to a module's data,
     as an accessor that fills in a missing entry would), and names where it is."""
-    state, graph, where = _post(orjson.loads(orjson.dumps(dump_state(start_game("base", 3, 5, CK)))))
+    state = _post(orjson.loads(orjson.dumps(dump_state(start_game("base", 3, 5, CK)))))[0]
     w = Watch(state, "base with C&K")
     w.after("nothing")
     assert w.found == []
