@@ -429,3 +429,40 @@ def test_a_left_out_hand_or_metropolis_is_read_not_filled_in():
         found, calls = judge_everything(state, graph, where, f"C&K base at a {phase}, parts left out", [a],
                                         random.Random(3))
         assert calls > 10 and not found, "\n".join(found)
+
+
+@pytest.fixture()
+def tagged_client():
+    from service.api import create_app, integrity, service
+    integrity.set_key(b"test-key")
+    service._RECOGNISED.clear()
+    yield create_app({"TESTING": True, "REDIS_URL": None}).test_client()
+    integrity.set_key(None)
+    service._RECOGNISED.clear()
+
+
+def test_a_kept_position_answers_the_same_after_every_endpoint(tagged_client):
+    """CK-PROG-S1, CK-IMP-7: a state posted with its ``State-Tag`` is kept and judged again by later
+    requests; with a player's hand and a metropolis left out, the legal actions, an Alchemist roll or an
+    improvement judged with explanations, the picture and the derived values leave it as posted, and
+    every endpoint answers the same bytes the second time round."""
+    from service.api import integrity, service
+    c = tagged_client
+    for phase, action in (("roll", {"type": "roll", "alchemist": True}),
+                          ("main", {"type": "improve_city", "track": "trade"})):
+        p, raw = _left_out(_ck_position(phase))
+        tag = integrity.tag_of(raw)
+        head = {"State-Tag": tag}
+        act = {**action, "player": p}
+        rounds = []
+        for _ in range(2):
+            answers = [c.post("/v1/legal-actions", json={"state": raw}, headers=head),
+                       c.post("/v1/legal-actions", json={"state": raw, "player": (p + 1) % 3}, headers=head),
+                       c.post("/v1/adjudicate?explain=true", json={"state": raw, "action": act}, headers=head),
+                       c.post("/v1/render", json={"state": raw, "action": act}, headers=head),
+                       c.post("/v1/derive?explain=true", json={"state": raw}, headers=head)]
+            assert [r.status_code for r in answers] == [200] * 5, [r.get_data(as_text=True)[:300] for r in answers]
+            rounds.append([r.get_data() for r in answers])
+        assert rounds[0] == rounds[1]
+        assert tag in service._RECOGNISED
+        assert orjson.loads(orjson.dumps(dump_state(service._RECOGNISED[tag][0]))) == raw
