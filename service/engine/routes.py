@@ -206,9 +206,9 @@ def _paths(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player:
     if len(eids) == 2:
         # Two pieces: one part when they meet at a junction (walked from the first one, either way
         # round, they come in their order), else two parts of one piece each (the first one kept).
-        a, b = _end_keys(edge_node_ids, get_b, player, eids[0])
-        c, d = _end_keys(edge_node_ids, get_b, player, eids[1])
-        if a is not None and (a == c or a == d) or b is not None and (b == c or b == d):
+        a, b = _end_keys(edge_node_ids, get_b, player, eids[0], 0)
+        c, d = _end_keys(edge_node_ids, get_b, player, eids[1], 1)
+        if a == c or a == d or b == c or b == d:       # (keys at opponents' buildings never meet)
             return [0, 1]
         return [0]
     ends: list[tuple[int, int]] = []
@@ -216,18 +216,7 @@ def _paths(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player:
     get_at = at.get
     i = 0
     for x in eids:
-        if x < 0:
-            a, b = edge_node_ids[~x]
-            bd = get_b(a)
-            ka = ~a if bd is None else a if bd == player else _APART + i + i
-            bd = get_b(b)
-            kb = ~b if bd is None else b if bd == player else _APART + 1 + i + i
-        else:
-            a, b = edge_node_ids[x]
-            bd = get_b(a)
-            ka = a if bd is None or bd == player else _APART + i + i
-            bd = get_b(b)
-            kb = b if bd is None or bd == player else _APART + 1 + i + i
+        ka, kb = _end_keys(edge_node_ids, get_b, player, x, i)
         s = get_at(ka)
         if s is None:
             at[ka] = ~i
@@ -301,20 +290,21 @@ def _paths(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player:
 _APART = 1 << 40
 
 
-def _end_keys(edge_node_ids: list[tuple[int, int]], get_b, player: int, x: int
-              ) -> tuple[Optional[int], Optional[int]]:
-    """:func:`_paths`' keys of the two ends of the piece ``x``, None for an end at an opponent's building."""
+def _end_keys(edge_node_ids: list[tuple[int, int]], get_b, player: int, x: int, i: int) -> tuple[int, int]:
+    """The node keys (see :func:`_fold`) of the two ends of ``x``, the ``i``-th piece: a road end its node
+    id, a ship end ``~nid`` where no building stands (SEA-022), the node id at an own building, and a key of
+    its own past every node id at an opponent's building (BASE-LR-2: a trail ends there)."""
     if x < 0:
         a, b = edge_node_ids[~x]
         bd = get_b(a)
-        ka = ~a if bd is None else a if bd == player else None
+        ka = ~a if bd is None else a if bd == player else _APART + i + i
         bd = get_b(b)
-        return ka, ~b if bd is None else b if bd == player else None
+        return ka, ~b if bd is None else b if bd == player else _APART + 1 + i + i
     a, b = edge_node_ids[x]
     bd = get_b(a)
-    ka = a if bd is None or bd == player else None
+    ka = a if bd is None or bd == player else _APART + i + i
     bd = get_b(b)
-    return ka, b if bd is None or bd == player else None
+    return ka, b if bd is None or bd == player else _APART + 1 + i + i
 
 
 def _fold(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player: int, eids: list[int],
@@ -334,20 +324,7 @@ def _fold(owners: dict[int, int], edge_node_ids: list[tuple[int, int]], player: 
     m = len(known)
     i = 0
     for x in eids:
-        if i < m:
-            ka, kb = known[i]
-        elif x < 0:
-            a, b = edge_node_ids[~x]
-            bd = get_b(a)
-            ka = ~a if bd is None else a if bd == player else _APART + i + i
-            bd = get_b(b)
-            kb = ~b if bd is None else b if bd == player else _APART + 1 + i + i
-        else:
-            a, b = edge_node_ids[x]
-            bd = get_b(a)
-            ka = a if bd is None or bd == player else _APART + i + i
-            bd = get_b(b)
-            kb = b if bd is None or bd == player else _APART + 1 + i + i
+        ka, kb = known[i] if i < m else _end_keys(edge_node_ids, get_b, player, x, i)
         va = get_n(ka)
         if va is None:
             va = num[ka] = len(adj)
