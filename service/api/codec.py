@@ -268,49 +268,38 @@ def board_text(s: State) -> str:
 
 def board_bytes(s: State) -> bytes:
     """:func:`board_text` as UTF-8 bytes, kept between calls."""
-    shared = _shared(s)
-    if shared is not None:
-        text = shared[2]
-        if text is None:
-            text = shared[2] = _board_bytes(s)
-        return text
-    return _board_bytes(s)
-
-
-def _board_bytes(s: State) -> bytes:
-    key = (tuple(s.hexes.items()), tuple(s.harbors.items()))
-    text = _BOARD_TEXT.get(key)
-    if text is None:
-        text = ENCODE_BYTES(dump_board(s))
-        if len(_BOARD_TEXT) >= BOARD_TEXTS:
-            _BOARD_TEXT.clear()
-        _BOARD_TEXT[key] = text
-    return text
+    return _kept_board(s, 2, _BOARD_TEXT, ENCODE_BYTES)
 
 
 # The board's canonical bytes for state tags (``integrity``: sorted keys), kept like its text.
 _BOARD_SORTED: dict[tuple, bytes] = {}
 
 
+def _sorted_bytes(board: Any) -> bytes:
+    return orjson.dumps(board, option=orjson.OPT_SORT_KEYS)
+
+
 def board_canonical(s: State) -> bytes:
     """``integrity.canonical_board(dump_board(s))``, kept between calls."""
+    return _kept_board(s, 3, _BOARD_SORTED, _sorted_bytes)
+
+
+def _kept_board(s: State, slot: int, kept: dict[tuple, bytes], encode: Any) -> bytes:
+    """``encode(dump_board(s))``: from the shared board's ``slot`` when the state's board is a kept one
+    (found by identity), else from ``kept`` by the tiles' contents (at most ``BOARD_TEXTS`` boards)."""
     shared = _shared(s)
-    if shared is not None:
-        got = shared[3]
-        if got is None:
-            got = shared[3] = _board_canonical(s)
-        return got
-    return _board_canonical(s)
-
-
-def _board_canonical(s: State) -> bytes:
-    key = (tuple(s.hexes.items()), tuple(s.harbors.items()))
-    got = _BOARD_SORTED.get(key)
+    if shared is not None and shared[slot] is not None:
+        return shared[slot]
+    key = (tuple(s.hexes.items()), tuple(s.harbors.items())) if shared is None else None
+    got = kept.get(key) if key is not None else None
     if got is None:
-        got = orjson.dumps(dump_board(s), option=orjson.OPT_SORT_KEYS)
-        if len(_BOARD_SORTED) >= BOARD_TEXTS:
-            _BOARD_SORTED.clear()
-        _BOARD_SORTED[key] = got
+        got = encode(dump_board(s))
+        if key is not None:
+            if len(kept) >= BOARD_TEXTS:
+                kept.clear()
+            kept[key] = got
+    if shared is not None:
+        shared[slot] = got
     return got
 
 
