@@ -19,19 +19,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-CK = "cities_and_knights"
-
-
 def games(only: set[str] | None) -> list[tuple[str, int, dict | None]]:
-    from service.engine.scenarios import all_games, get_scenario
+    from bench.digests import CK, ck_scenarios
     from service.engine.selfplay import playable_scenarios
+    with_ck = set(ck_scenarios())
     out: list[tuple[str, int, dict | None]] = []
-    stacked = {label.split(" with ")[0] for label in all_games() if label.endswith(" with " + CK)}
     for sid, n in playable_scenarios():
         if only and sid not in only:
             continue
         out.append((sid, n, None))
-        if sid in stacked and CK not in get_scenario(sid).composition.modules:
+        if (sid, n) in with_ck:
             out.append((sid, n, {CK: True}))
     return out
 

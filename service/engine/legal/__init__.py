@@ -66,7 +66,7 @@ from ..actions.seafarers import move_destination_violations, move_source_violati
 from ..actions.trade import strict_phases_closed
 from ..bank import can_pay
 from .prefilters import PREFILTERS, _Pos  # noqa: F401
-from .listing import NOW as _NOW, close_listing, open_listing, per_listing  # noqa: F401
+from .listing import close_listing, open_listing, per_listing  # noqa: F401
 from .ranges import (_range_specs, cards_in_range, domestic_example, domestic_ranges, draw_cards, random_action,  # noqa: F401
                      range_admits, sample_range, _greedy)
 
@@ -132,13 +132,11 @@ def _legal_actions(state: State, graph: MapGraph, scenario: "Scenario", player: 
     comp = scenario.composition
     if not (comp.own_handlers or comp.candidates or comp.hooks or comp.checks):
         return _list(state, graph, scenario, player, prefilter)
-    now = _NOW                      # ``listing.open_listing`` / ``close_listing``, inline
-    outer = now.scope
-    now.scope = (state, graph, scenario, {})
+    token = open_listing(state, graph, scenario)
     try:
         return _list(state, graph, scenario, player, prefilter)
     finally:
-        now.scope = outer
+        close_listing(token)
 
 
 def _list(state: State, graph: MapGraph, scenario: "Scenario", player: Optional[int], prefilter: bool) -> LegalActions:

@@ -45,8 +45,7 @@ NOW = _Now()
 
 
 def open_listing(state: Any, graph: Any, scenario: Any) -> Optional[tuple]:
-    """Start keeping values for a listing of ``state``; give the token back to :func:`close_listing`.
-    (``legal._legal_actions`` does the same inline.)"""
+    """Start keeping values for a listing of ``state``; give the token back to :func:`close_listing`."""
     outer = NOW.scope
     NOW.scope = (state, graph, scenario, {})
     return outer
