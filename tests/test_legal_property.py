@@ -348,7 +348,7 @@ def _tde_positions():
     """Treasures, Dragons & Explorers positions where the scenarios' own action types are listed: a reward
     owed (TDE1, TDE2), a special port owed (TDE2), dragons on the board and a knight in hand (TDE4), a 7's
     card to take (TDE4), an empty token reserve (TDE3: each ``token_from`` source)."""
-    from .test_tde3_greater_catan import SCEN as TDE3, small_state
+    from .test_tde3_greater_catan import small_state
     from .test_tde4_desert_dragons import FULL, position
     from .test_tde_treasures import post
     owed = [{"player": 0, "kind": kind, "count": 2, "source": "board", "rule": "TDE1-011"}

@@ -38,7 +38,7 @@ from ...scenarios._sc_common import player_count_problems
 from ...scenarios.base import hex_option
 from ...scenarios.mapdata import MappedScenario
 from ...scenarios.seafarers import Seafarers
-from ...spec import HEX, NODE, PLAYER, Any_, Bool, F, Int, List, Map, Obj, Str, by_player
+from ...spec import HEX, NODE, Bool, F, Int, List, Map, Obj, Str, by_player
 from ...state import State
 from ..cities_and_knights import store
 from ..cities_and_knights.module import CitiesAndKnights
@@ -414,7 +414,8 @@ class GreatCanalWithCitiesAndKnights:
     """The Great Canal's own rules with Cities & Knights, stacked above that module: the target (TDE5-025:
     21 VP with 3 players, 18 with 4, instead of CK-SEA-1's raised target)."""
     module_name = "TDE5_cities_and_knights"
-    OPTIONS = (option_spec(GreatCanalMap.name, "TDE5-002"),)  # TDE5-002, R-079
+    requires_rule = "TDE5-002"                                # R-079: played only with Cities & Knights
+    OPTIONS = (option_spec(GreatCanalMap.name, requires_rule),)
 
     def new_game(self, num_players: int, seed: int, options: Optional[dict] = None) -> State:
         state = super().new_game(num_players, seed, options)   # type: ignore[misc]
@@ -429,7 +430,6 @@ class GreatCanal(GreatCanalWithCitiesAndKnights, PlayedWithCitiesAndKnights, Cit
     """TDE5-001, TDE5-002, R-079: base, Seafarers and Cities & Knights together, the scenario's text above them;
     never without Cities & Knights."""
     id = "TDE5"
-    requires_rule = "TDE5-002"
 
 
 __all__ = ["GreatCanal", "GreatCanalMap", "GreatCanalWithCitiesAndKnights", "VP"]

@@ -200,7 +200,8 @@ class EnchantedLandRules:
             "TDE6-019..022, R-077: an active knight activated in an earlier turn fights the dragon it stands on: "
             "basic beats 1 flag, strong 2, mighty 3.", handler=K.FightDragon.HANDLER),
     )
-    OPTIONS = (option_spec(EnchantedLandMap.name, "TDE6-002"),)   # TDE6-002, R-079
+    requires_rule = "TDE6-002"                                     # R-079: played only with Cities & Knights
+    OPTIONS = (option_spec(EnchantedLandMap.name, requires_rule),)
     DERIVED = {
         "enchanted_land": F(Obj({
             "knights": F(List(Obj({"node": F(NODE), "player": F(PLAYER), "level": F(Int(1, 3)),
@@ -395,7 +396,6 @@ class EnchantedLand(EnchantedLandRules, PlayedWithCitiesAndKnights, CitiesAndKni
     """TDE6-001, TDE6-002, R-079: base, Seafarers and Cities & Knights combined, the scenario's text above them;
     never without Cities & Knights."""
     id = "TDE6"
-    requires_rule = "TDE6-002"
 
 
 __all__ = ["EnchantedLand", "EnchantedLandMap", "EnchantedLandRules", "VP_TARGET", "DRAGONS_TO_WIN"]
