@@ -212,11 +212,16 @@ class Hooks(Protocol):
         """What a played Knight does on ``s`` once the card is laid out (by default the ``move_and_steal``
         of its target); a module whose knights do otherwise replaces it."""
 
-    def ship_connection(self, ctx: "Ctx", edge: Any, player: int, path: str,
-                        ignore: Any = None) -> list["Violation"]:
-        """SEA-008: what a new or moved ship on ``edge`` connects to, ``ignore`` an edge taken as empty (the
-        player's own buildings and ships, ``placement.ship_connected``); judged by the engine's ship building,
-        ship moving and Road Building handlers. A module with further anchors widens it."""
+    def piece_connection(self, ctx: "Ctx", kind: str, edge: Any, player: int, path: str,
+                         ignore: Any = None) -> list["Violation"]:
+        """The connection rule: what a new or moved piece of ``kind`` (``"road"`` or ``"ship"``) on ``edge``
+        joins, ``ignore`` an edge taken as empty (a ship being moved). By default the player's own
+        buildings and pieces of that kind, not through an opponent's building (``placement.road_connected``:
+        BASE-BUILD-4/5, SEA-009; ``placement.ship_connected``: SEA-008/009). Every way a piece joins a
+        network goes through it: building a road or ship, moving a ship, Road Building of either deck, the
+        Diplomat's replacement, free pieces of treasures and scenario variants of these. A module with
+        further anchors widens it (DIAM: villages), one with further blockers narrows it (C&K: an
+        opponent's knight, CK-KNIGHT-2); either calls ``super()``."""
 
     def ship_lane_violations(self, ctx: "Ctx", src: Any) -> list["Violation"]:
         """Whether the acting player's ship on ``src`` may leave it: never from a closed shipping lane

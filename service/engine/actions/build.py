@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..bank import COSTS, cannot_pay, pay
 from ..core import Ctx, Violation
 from ..geometry import node_str
-from ..placement import road_connected, road_site, settlement_connected, settlement_site, supply_left
+from ..placement import road_site, settlement_connected, settlement_site, supply_left
 from ..state import State
 from . import handler
 from .setup import (after_setup_road, after_setup_settlement, setup_road_touches_last, setup_step_violation,
@@ -37,10 +37,11 @@ def occupied_violation(ctx: Ctx, node) -> list[Violation]:
     return []
 
 
-def edge_piece_violations(ctx: Ctx, piece: str, site, connected, cost_rule: str = "BASE-COST-1") -> list[Violation]:
+def edge_piece_violations(ctx: Ctx, piece: str, site, cost_rule: str = "BASE-COST-1") -> list[Violation]:
     """A road or ship (``piece``) on ``/action/edge``: in set-up the placement's step, the supply, the
     ``site`` and the touch on the last settlement (BASE-SETUP-4/5, SEA-026); afterwards the supply
-    (BASE-COMP-1), the ``site``, its ``connected`` rule and the cost (``cost_rule``)."""
+    (BASE-COMP-1), the ``site``, the stack's connection rule (the ``piece_connection`` hook) and the cost
+    (``cost_rule``)."""
     a, s = ctx.action, ctx.state
     edge = a.get("edge")
     if s.phase == "setup":
@@ -48,7 +49,7 @@ def edge_piece_violations(ctx: Ctx, piece: str, site, connected, cost_rule: str 
                 or site(ctx, edge, "/action/edge") or setup_road_touches_last(ctx, edge, "/action/edge"))
     return (supply_left(ctx, a.player, piece + "s")
             or site(ctx, edge, "/action/edge")
-            or connected(ctx, edge, a.player, "/action/edge")
+            or ctx.scenario.piece_connection(ctx, piece, edge, a.player, "/action/edge")
             or cannot_pay(s, a.player, COSTS[piece], f"a {piece}", cost_rule))
 
 
@@ -105,7 +106,7 @@ class BuildSettlement:
 class BuildRoad:
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
-        return builder_violation(ctx) or edge_piece_violations(ctx, "road", road_site, road_connected)
+        return builder_violation(ctx) or edge_piece_violations(ctx, "road", road_site)
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:

@@ -5,7 +5,7 @@ from typing import Optional
 
 from ..bank import COSTS, cannot_pay, pay
 from ..core import Ctx, Violation
-from ..placement import road_connected, road_site, ship_site
+from ..placement import road_site, ship_site
 from ..rng import Rng
 from ..state import DEV_CARDS, State
 from . import WRONG_PHASE_RULE, handler
@@ -134,12 +134,9 @@ def _free_piece_violations(sub: Ctx, i: int, kind: str, edge, path: str) -> list
     if tmp.players[player].supply.get(kind + "s", 0) <= 0:
         return [Violation("BASE-COMP-1", f"no {kind} left in player {player}'s supply",
                           f"/action/pieces/{i}/kind")]
-    if kind == "road":
-        v = road_site(sub, edge, path) or road_connected(sub, edge, player, path)
-        tmp.roads[edge] = player
-    else:
-        v = ship_site(sub, edge, path) or sub.scenario.ship_connection(sub, edge, player, path)
-        tmp.ships[edge] = player
+    v = (road_site if kind == "road" else ship_site)(sub, edge, path) or sub.scenario.piece_connection(
+        sub, kind, edge, player, path)
+    (tmp.roads if kind == "road" else tmp.ships)[edge] = player
     tmp.players[player].supply[kind + "s"] -= 1
     return v
 

@@ -17,7 +17,7 @@ class BuildShip:
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
         # SEA-026: a coastal starting settlement may take a ship instead of its road; SEA-006: 1 lumber + 1 wool.
-        return edge_piece_violations(ctx, "ship", ship_site, ctx.scenario.ship_connection, "SEA-006")
+        return edge_piece_violations(ctx, "ship", ship_site, "SEA-006")
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:
@@ -69,7 +69,7 @@ def move_destination_violations(ctx: Ctx, src, dst) -> list[Violation]:
         return [Violation("SEA-016", f"a moved ship goes to a different edge; from and to are both "
                           f"{edge_str(src)}", "/action/to")]
     return (ship_site(ctx, dst, "/action/to", ignore=src)
-            or ctx.scenario.ship_connection(ctx, dst, ctx.action.player, "/action/to", ignore=src))
+            or ctx.scenario.piece_connection(ctx, "ship", dst, ctx.action.player, "/action/to", ignore=src))
 
 
 def lane_violations(ctx: Ctx, src) -> list[Violation]:

@@ -101,7 +101,7 @@ def _range_exact(t: str, state: State, scenario: "Scenario") -> bool:
 #: robber, Knight and ship handlers consult): with one of them implemented, every candidate a prefilter
 #: proposes is judged by ``check_action``, never listed on the prefilter's word alone.
 _JUDGING_HOOKS = frozenset({"check", "robber_permission", "steal_violations", "knight_violations",
-                            "ship_connection", "ship_lane_violations"})
+                            "piece_connection", "ship_lane_violations"})
 
 
 _SORTED_TYPES: dict[frozenset, list[str]] = {}

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Optional
 
 from ..core import Action, Ctx
 from ..mapgraph import RESOURCES, MapGraph
-from ..placement import road_connected, road_site, ship_connected, ship_site
+from ..placement import road_site, ship_site
 from ..state import State
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -151,9 +151,9 @@ def _road_building(state, graph, scen, p):
     for k in kinds:
         if sup.get(k + "s", 0) <= 0:
             continue
-        site, connected = (road_site, road_connected) if k == "road" else (ship_site, ship_connected)
+        site = road_site if k == "road" else ship_site
         for e in graph.edges:
-            if not site(probe, e, "") and not connected(probe, e, p, ""):
+            if not site(probe, e, "") and not scen.piece_connection(probe, k, e, p, ""):
                 firsts.append((k, e))
     if avail == 1:
         for k, e in firsts:

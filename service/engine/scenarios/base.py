@@ -29,7 +29,7 @@ from ..derive import largest_army
 from ..geometry import Edge, Hex, Node, hex_distance, hex_neighbours
 from ..mapgraph import LAND, RESOURCES
 from ..module import ActionSpec, Composition, EventSpec, OptionSpec, compose
-from ..placement import ship_connected
+from ..placement import road_connected, ship_connected
 from ..rng import Rng
 from ..spec import EDGE, HEX, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Map, Obj, Str
 from ..state import DEV_CARDS, Player, Setup, State, Tile, TurnFlags, empty_dev, empty_resources
@@ -368,8 +368,10 @@ class Scenario:
     def knight_effect(self, ctx: "Ctx", s: State) -> None:
         self.move_and_steal(ctx, s, ctx.action.get("target") or "robber", ctx.action.player)
 
-    def ship_connection(self, ctx: "Ctx", edge: Edge, player: int, path: str,
-                        ignore: Optional[Edge] = None) -> list["Violation"]:
+    def piece_connection(self, ctx: "Ctx", kind: str, edge: Edge, player: int, path: str,
+                         ignore: Optional[Edge] = None) -> list["Violation"]:
+        if kind == "road":
+            return road_connected(ctx, edge, player, path)
         return ship_connected(ctx, edge, player, path, ignore)
 
     def ship_lane_violations(self, ctx: "Ctx", src: Edge) -> list["Violation"]:

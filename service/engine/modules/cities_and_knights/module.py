@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional
 
 from ...core import Violation
-from ...geometry import node_str
+from ...geometry import edge_str, node_str
 from ...mapgraph import MapGraph
 from ...module import ActionSpec, EventSpec, OptionSpec
 from ...scenarios.base import _ROBBER_FIELDS, flag_option
@@ -332,8 +332,6 @@ class CitiesAndKnights:
                 return [Violation("CK-KNIGHT-11" if k["player"] == a.player else "CK-KNIGHT-2",
                                   f"{node_str(a.get('node'))} holds a knight; nobody builds a settlement there "
                                   "(an own knight must move away first)", "/action/node")]
-        elif t in ("build_road", "build_ship") and s.phase == "main":
-            return self._knight_blocks(ctx)
         elif t == "end_turn":
             return self._progress_limit(ctx)
         elif t in ("build_city", "play_progress") and (t == "build_city" or a.get("card") == "medicine"):
@@ -368,36 +366,41 @@ class CitiesAndKnights:
                               "choice in gold_picks", "/action/gold_picks")]
         return []
 
-    def _knight_blocks(self, ctx: "Ctx") -> list[Violation]:
-        """CK-KNIGHT-2: an opponent's knight breaks connectivity like an opponent's building."""
-        a, s, g = ctx.action, ctx.state, ctx.graph
-        e = a.get("edge")
-        eid = g.edge_index.get(e)
-        if eid is None:
-            return []
+    def piece_connection(self, ctx: "Ctx", kind: str, edge, player: int, path: str,
+                         ignore=None) -> list[Violation]:
+        """CK-KNIGHT-2: an opponent's knight breaks a network like an opponent's building: a road or ship joins
+        the player's own pieces of its kind only at an intersection without one (an own building, or an own
+        knight, anchors it there). Every way a piece joins a network is judged through this hook (building,
+        moving a ship, Road Building, the Diplomat's replacement)."""
+        v = super().piece_connection(ctx, kind, edge, player, path, ignore)
+        if v:
+            return v
+        s, g = ctx.state, ctx.graph
+        eid = g.edge_index.get(edge)
         kn = store.knight_nodes(s)
-        own = s.roads if a.type == "build_road" else s.ships
-        if a.type == "build_road" and ctx.scenario.ships:
-            own = {**s.roads, **s.ships}
-        ok = False
+        if eid is None or not kn:
+            return []
+        own = s.roads if kind == "road" else s.ships
+        blocked = False
         for nid in g.edge_node_ids[eid]:
             n = g.nodes[nid]
             b = s.buildings.get(n)
             if b is not None:
-                if b[0] == a.player:
-                    ok = True
+                if b[0] == player:
+                    return []
                 continue
-            if kn.get(n, a.player) != a.player:
-                continue                                      # an opponent's knight stands here
-            if kn.get(n) == a.player:
-                ok = True
-                continue
-            if any(own.get(g.edges[x]) == a.player for x in g.node_edge_ids[nid] if x != eid):
-                ok = True
-        if not ok:
-            return [Violation("CK-KNIGHT-2", f"{e[0]},{e[1]},{e[2]} connects to your network only through an "
-                              "intersection holding an opponent's knight", "/action/edge")]
-        return []
+            k = kn.get(n)
+            if k == player:
+                return []
+            if any(x != eid and own.get(g.edges[x]) == player and g.edges[x] != ignore
+                   for x in g.node_edge_ids[nid]):
+                if k is None:
+                    return []
+                blocked = True                                # an opponent's knight stands here
+        if not blocked:
+            return v
+        return [Violation("CK-KNIGHT-2", f"{edge_str(edge)} connects to your network only through an intersection "
+                          "holding an opponent's knight", path)]
 
     def _progress_limit(self, ctx: "Ctx") -> list[Violation]:
         """CK-PROG-5: the active player ends the turn holding at most 4 progress cards."""

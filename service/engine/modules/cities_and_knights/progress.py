@@ -16,7 +16,7 @@ from ...core import Action, Ctx, Violation, fmt_cards
 from ...derive import victory_point_total
 from ...geometry import node_str
 from ...mapgraph import RESOURCE_OF, RESOURCES, MapGraph
-from ...placement import road_connected, road_site, ship_connected, ship_site
+from ...placement import road_site, ship_site
 from ...rng import Rng
 from ...state import State, Tile
 from . import store
@@ -198,8 +198,8 @@ class RoadBuilding(Card):
                 return [Violation("CK-SEA-11", "this game has no ships", f"/action/pieces/{i}/kind")]
             if tmp.players[a.player].supply.get(kind + "s", 0) <= 0:
                 return [Violation("BASE-COMP-1", f"no {kind} left", f"/action/pieces/{i}/kind")]
-            v = ((road_site(sub, edge, path) or road_connected(sub, edge, a.player, path)) if kind == "road"
-                 else (ship_site(sub, edge, path) or ship_connected(sub, edge, a.player, path)))
+            v = ((road_site if kind == "road" else ship_site)(sub, edge, path)
+                 or ctx.scenario.piece_connection(sub, kind, edge, a.player, path))
             if v:
                 return v
             (tmp.roads if kind == "road" else tmp.ships)[edge] = a.player
@@ -353,10 +353,9 @@ class Diplomat(Card):
             tmp.roads.pop(e, None)
             tmp.ships.pop(e, None)
             sub = Ctx(tmp, a, g, ctx.scenario)
-            if e in s.ships:                                 # CK-SEA-11: an own ship goes back as a ship
-                return ship_site(sub, rep, "/action/replace") or ship_connected(sub, rep, a.player,
-                                                                                "/action/replace")
-            return road_site(sub, rep, "/action/replace") or road_connected(sub, rep, a.player, "/action/replace")
+            kind = "ship" if e in s.ships else "road"       # CK-SEA-11: an own ship goes back as a ship
+            return ((ship_site if kind == "ship" else road_site)(sub, rep, "/action/replace")
+                    or ctx.scenario.piece_connection(sub, kind, rep, a.player, "/action/replace"))
         return []
 
     def apply(self, ctx, s):
@@ -776,9 +775,9 @@ def _road_building(s: State, graph: MapGraph, scen: Any, p: int) -> Iterable[Act
     for k in kinds:
         if s.players[p].supply.get(k + "s", 0) <= 0:
             continue
-        site, conn = (road_site, road_connected) if k == "road" else (ship_site, ship_connected)
+        site = road_site if k == "road" else ship_site
         for e in graph.edges:
-            if not site(probe, e, "") and not conn(probe, e, p, ""):
+            if not site(probe, e, "") and not scen.piece_connection(probe, k, e, p, ""):
                 firsts.append((k, e))
     avail = sum(s.players[p].supply.get(k + "s", 0) for k in kinds)
     near = set()                            # the network's intersections: a second piece touches one, or the first
@@ -799,9 +798,9 @@ def _road_building(s: State, graph: MapGraph, scen: Any, p: int) -> Iterable[Act
         ends = near | set(graph.edge_node_ids[graph.edge_index[e1]])
         seconds = sorted({graph.edges[x] for n in ends for x in graph.node_edge_ids[n]} - {e1})
         for k2 in kinds:
-            site, conn = (road_site, road_connected) if k2 == "road" else (ship_site, ship_connected)
+            site = road_site if k2 == "road" else ship_site
             for e2 in seconds:
-                if not site(probe2, e2, "") and not conn(probe2, e2, p, ""):
+                if not site(probe2, e2, "") and not scen.piece_connection(probe2, k2, e2, p, ""):
                     yield Action("play_progress", p, {"card": "road_building",
                                                       "pieces": [{"kind": k1, "edge": e1}, {"kind": k2, "edge": e2}]})
 
@@ -814,9 +813,9 @@ def _replacements(s: State, graph: MapGraph, scen: Any, p: int, e) -> Iterable[A
     tmp.roads.pop(e, None)
     tmp.ships.pop(e, None)
     probe = Ctx(tmp, Action("play_progress", p, {}), graph, scen)
-    site, conn = (ship_site, ship_connected) if ship else (road_site, road_connected)
+    kind, site = ("ship", ship_site) if ship else ("road", road_site)
     for e2 in graph.edges:
-        if not site(probe, e2, "") and not conn(probe, e2, p, ""):
+        if not site(probe, e2, "") and not scen.piece_connection(probe, kind, e2, p, ""):
             yield Action("play_progress", p, {"card": "diplomat", "edge": e, "replace": e2})
 
 

@@ -2,7 +2,7 @@
 and pirate limits (DIAM-014..016, R-050, R-051), Road Building's ships.
 
 The engine's handlers judge them through the hooks the scenario implements with the functions here
-(``robber_permission``, ``steal_violations``, ``move_and_steal``, ``ship_connection``,
+(``robber_permission``, ``steal_violations``, ``move_and_steal``, ``piece_connection``,
 ``ship_lane_violations``, and for the Knight, which may be played without a move (R-050),
 ``knight_violations`` and ``knight_effect``)."""
 from __future__ import annotations
@@ -16,7 +16,6 @@ from ...derive import victory_points
 from ...geometry import edge_str
 from ...lanes import is_foremost
 from ...legal.listing import per_listing
-from ...placement import ship_connected
 from ...state import State
 from .villages import anchored_at_village, connected_villages, diamonds_of, recorded_routes, route_ships
 
@@ -130,11 +129,11 @@ def knight_violations(ctx: Ctx) -> Optional[list[Violation]]:
 
 # -- ships: villages as anchors (DIAM-012, DIAM-013), closed routes (DIAM-010, DIAM-011) ---------------------
 
-def ship_connected_diam(ctx: Ctx, edge, player: int, path: str, ignore=None) -> list[Violation]:
+def village_anchor(ctx: Ctx, edge, player: int, v: list[Violation]) -> list[Violation]:
     """SEA-008 plus R-045: a new ship may also start at any corner of a village the player has a trade
     route with: a closed route is extended from it (DIAM-012) and new routes branch from it (DIAM-013).
-    The ``ship_connection`` hook, judged by the engine's ship building, moving and Road Building."""
-    v = ship_connected(ctx, edge, player, path, ignore)
+    ``v``: the ship's violations of the stack's connection rule below (the ``piece_connection`` hook, judged
+    by the engine's ship building, moving and Road Building)."""
     if v and anchored_at_village(ctx.state, ctx.graph, player, edge) is not None:
         return []
     return v

@@ -214,8 +214,10 @@ class DiamondIsles(MappedScenario, Seafarers, edition=Edition(
         else:
             super().knight_effect(ctx, s)
 
-    def ship_connection(self, ctx: "Ctx", edge, player: int, path: str, ignore=None) -> list["Violation"]:
-        return H.ship_connected_diam(ctx, edge, player, path, ignore)
+    def piece_connection(self, ctx: "Ctx", kind: str, edge, player: int, path: str,
+                         ignore=None) -> list["Violation"]:
+        v = super().piece_connection(ctx, kind, edge, player, path, ignore)
+        return H.village_anchor(ctx, edge, player, v) if kind == "ship" else v
 
     def ship_lane_violations(self, ctx: "Ctx", src) -> list["Violation"]:
         return H.lane_violations(ctx, src)

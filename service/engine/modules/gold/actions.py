@@ -22,7 +22,7 @@ from ...bank import COSTS, cannot_pay, pay, shortfall, take
 from ...core import Action, Ctx, Violation, fmt_cards
 from ...geometry import Edge, Node, edge_str, node_str
 from ...mapgraph import RESOURCES
-from ...placement import road_connected, road_site
+from ...placement import road_site
 from ...state import State
 from ...actions import HANDLERS, Handler, own_handler
 from ...actions.dev import PlayRoadBuilding, dev_wrong_phase, draw_card, place_free_road
@@ -256,7 +256,7 @@ def _free_piece_violations(sub: Ctx, i: int, kind: str, edge: Edge, path: str) -
         return v
     if tmp.players[player].supply.get("roads", 0) <= 0:
         return [Violation("BASE-COMP-1", f"no roads left in player {player}'s supply", f"/action/pieces/{i}/kind")]
-    v = road_site(sub, edge, path) or road_connected(sub, edge, player, path)
+    v = road_site(sub, edge, path) or sub.scenario.piece_connection(sub, "road", edge, player, path)
     if v:
         return v
     cut = road_cuts_off(Board(tmp, sub.graph), player, edge)

@@ -13,7 +13,6 @@ from ...core import Ctx, Violation
 from ...geometry import Edge, Hex, edge_hexes, edge_nodes, edge_str, hex_str, node_hexes, node_str
 from ...mapgraph import RESOURCES
 from ...module import ActionSpec, EventSpec, OptionSpec
-from ...placement import road_connected
 from ...rng import Rng
 from ...scenarios._sc_common import node_regions, player_count_problems, regions, spec_regions
 from ...scenarios.hooks import mainland_of
@@ -158,7 +157,7 @@ class DesertDragons(MappedScenario, Seafarers, edition=Edition(
         for kind, edge, path in pieces:
             sub = Ctx(tmp, ctx.action, ctx.graph, ctx.scenario)
             if kind == "road":
-                if road_connected(sub, edge, ctx.action.player, path):
+                if ctx.scenario.piece_connection(sub, "road", edge, ctx.action.player, path):
                     return [Violation("TDE4-018", f"no road may be built onto a blocked road: {edge_str(edge)} "
                                       "reaches your network only at the end of a road between two dragon hexes",
                                       path)]

@@ -180,12 +180,13 @@ def free_spots(ctx: Ctx, state: State, player: int) -> list[tuple[str, Edge]]:
             own.update(edge_nodes(e))
     cands = {e for n in own for e in node_edges(n) if e in g.edge_index}
     sub = Ctx(state, Action("claim_reward", player, {}), g, ctx.scenario)
-    from ...placement import road_connected, road_site, ship_connected, ship_site
+    from ...placement import road_site, ship_site
+    conn = ctx.scenario.piece_connection
     for e in sorted(cands):
-        if sup.get("roads", 0) > 0 and not (road_site(sub, e, "") or road_connected(sub, e, player, "")):
+        if sup.get("roads", 0) > 0 and not (road_site(sub, e, "") or conn(sub, "road", e, player, "")):
             out.append(("road", e))
         if ctx.scenario.ships and sup.get("ships", 0) > 0 and not (
-                ship_site(sub, e, "") or ship_connected(sub, e, player, "")):
+                ship_site(sub, e, "") or conn(sub, "ship", e, player, "")):
             out.append(("ship", e))
     return out
 
