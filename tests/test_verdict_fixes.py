@@ -47,3 +47,64 @@ def test_diplomat_replacement_respects_knights(client):
     assert not v["legal"] and rules(v) == ["CK-KNIGHT-2"]
     ok = post(client, st, act("play_progress", card="diplomat", edge=list(E_NW_N), replace=list(E_NW_N)))
     assert ok["legal"]
+
+
+# -- R-123: Road Building with fewer than two places (BASE-DEV-6, CK-PROG-S9) -------------------------------
+
+def _rb(pieces):
+    return {"type": "play_road_building", "player": 0, "pieces": [{"kind": "road", "edge": list(e)} for e in pieces]}
+
+
+def _cornered():
+    """Player 0's settlement on the north corner of the only land hex; player 1's roads take every side
+    but the north-east one, so after a road there no place is left for a second."""
+    from .helpers import radius_board, state
+    theirs = [(0, 0, "E"), (0, 0, "SE"), (-1, 1, "NE"), (-1, 0, "E"), (0, -1, "SE")]
+    st = state(radius_board(0), settlements=[(0, (0, 0, "N")), (1, (0, 0, "S"))], roads=[(1, e) for e in theirs])
+    st["players"][0]["dev_cards"] = {"road_building": 1}
+    return st
+
+
+def test_road_building_one_road_when_no_second_place_BASE_DEV_6_R_123(client):
+    """R-123 (BASE-DEV-6): with no legal place for a second road after the first, one road is accepted; with
+    no place at all the card cannot be played."""
+    from .helpers import adjudicate
+    st = _cornered()
+    v = adjudicate(client, st, _rb([(0, 0, "NE")]))
+    assert v["legal"], v["violations"]
+    assert v["state"]["players"][0]["supply"]["roads"] == 14
+    st["pieces"]["roads"].append({"player": 1, "edge": [0, 0, "NE"]})
+    none = adjudicate(client, st, _rb([(0, 0, "NE")]))
+    assert not none["legal"] and rules(none) == ["BASE-BUILD-1"]
+    listed = _legal(client, _cornered(), type_="play_road_building")
+    assert listed == [_rb([(0, 0, "NE")])]
+
+
+def test_road_building_one_road_when_it_wins_BASE_DEV_6_R_123(client):
+    """R-123 (BASE-DEV-6, BASE-VP-1): one road is accepted when it wins the game at once (here Longest Road's
+    2 VP bring player 0 to 10); a second place left does not make it owed."""
+    from .helpers import adjudicate, radius_board, state
+    chain = [(0, 0, "NE"), (0, 0, "E"), (0, 0, "SE"), (-1, 1, "NE")]
+    st = state(radius_board(2), cities=[(0, (0, 0, "N"))], settlements=[(1, (1, 1, "S")), (0, (2, -2, "S"))],
+               roads=[(0, e) for e in chain])
+    st["players"][0]["dev_cards"] = {"road_building": 1, "victory_point": 5}
+    st["dev_deck"] = {"knight": 14, "road_building": 1, "year_of_plenty": 2, "monopoly": 2, "victory_point": 0}
+    v = adjudicate(client, st, _rb([(-1, 0, "E")]))
+    assert v["legal"], v["violations"]
+    assert v["state"]["phase"] == "game_over" and v["state"]["winner"] == 0
+    short = adjudicate(client, st, _rb([(1, -1, "SE")]))          # a road that does not win: 2 are owed
+    assert not short["legal"] and rules(short) == ["BASE-DEV-6"]
+    assert short["violations"][0]["ruling"] == "R-123"
+
+
+def test_progress_road_building_one_road_when_no_second_place_CK_PROG_S9_R_123(client):
+    """R-123 (CK-PROG-S9): the progress card places one road when no place is left for a second."""
+    from .helpers import radius_board
+    theirs = [(0, 0, "E"), (0, 0, "SE"), (-1, 1, "NE"), (-1, 0, "E"), (0, -1, "SE")]
+    st = _holding("road_building", brd=radius_board(0), cities=((0, N),), settlements=((1, S),), robber=(0, 0),
+                  roads=[(1, e) for e in theirs])
+    v = post(client, st, act("play_progress", card="road_building", pieces=[{"kind": "road", "edge": [0, 0, "NE"]}]))
+    assert v["legal"], v["violations"]
+    open_ = _holding("road_building")
+    r = post(client, open_, act("play_progress", card="road_building", pieces=[{"kind": "road", "edge": list(E_NW_N)}]))
+    assert not r["legal"] and rules(r) == ["CK-PROG-S9"]

@@ -114,6 +114,21 @@ def adjudicate(state: State, action: Action, graph: MapGraph, scenario: "Scenari
                    {**derive(s, graph, scenario, routes), **ctx.derived} if with_derived else {}, graph)
 
 
+def ends_game(ctx: Ctx) -> bool:
+    """Whether ``ctx.action``, applied as it stands without being judged, makes a player win (BASE-VP-1):
+    the question a rule asks of a part of an action (R-123: Road Building's first road)."""
+    h = ctx.scenario.handler(ctx.action.type) or HANDLERS[ctx.action.type]
+    sub = Ctx(ctx.state, ctx.action, ctx.graph, ctx.scenario)
+    s = ctx.state.copy()
+    h.apply(sub, s)
+    ctx.scenario.after_action(sub, s)
+    if sub.board_changed:
+        sub.graph = MapGraph.build(s.terrain_map())
+    update_awards(sub, s, h.changes_routes)
+    decide_winner(sub, s)
+    return s.phase == "game_over"
+
+
 def decide_winner(ctx: Ctx, s: State) -> None:
     """BASE-VP-1, BASE-VP-2, BASE-VP-3, SEA-035, R-003: only the player whose turn it is wins, checked
     after every action and at the start of each turn; a scenario may end the game at once (R-003)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..bank import COSTS, cannot_pay, pay
-from ..core import Ctx, Violation
+from ..core import Action, Ctx, Violation
 from ..placement import road_site, ship_site
 from ..rng import Rng
 from ..state import DEV_CARDS, State
@@ -72,6 +72,47 @@ def pieces_in_turn(ctx: Ctx, check_piece) -> list[Violation]:
         if v:
             return v
     return []
+
+
+def second_place(ctx: Ctx, check_piece, kinds: tuple[str, ...]) -> Optional[tuple[str, object]]:
+    """R-123: a place for a second Road Building piece once the action's one piece is placed: the first
+    ``(kind, edge)`` whose two-piece action passes ``check_piece`` (see :func:`pieces_in_turn`) and the
+    scenario's checks, or None. Edges at the first piece are tried first (the usual answer); each edge is
+    judged fully only when its site and the connection rule (the ``piece_connection`` hook) admit it on the
+    position after the first piece."""
+    from ..placement import road_site, ship_site
+    a, g, scen = ctx.action, ctx.graph, ctx.scenario
+    first = a.get("pieces")[0]
+    tmp = ctx.state.copy()
+    (tmp.roads if first["kind"] == "road" else tmp.ships)[first["edge"]] = a.player
+    probe = Ctx(tmp, a, g, scen)
+    near = [g.edges[x] for n in g.edge_node_ids[g.edge_index[first["edge"]]] for x in g.node_edge_ids[n]]
+    for edge in dict.fromkeys(near + list(g.edges)):
+        if edge == first["edge"]:
+            continue
+        for kind in kinds:
+            site = road_site if kind == "road" else ship_site
+            if site(probe, edge, "") or scen.piece_connection(probe, kind, edge, a.player, ""):
+                continue
+            two = Action(a.type, a.player, {**a.params, "pieces": [first, {"kind": kind, "edge": edge}]})
+            sub = Ctx(ctx.state, two, g, scen)
+            if not pieces_in_turn(sub, check_piece) and not scen.check(sub):
+                return kind, edge
+    return None
+
+
+def fewer_pieces_violations(ctx: Ctx, check_piece, kinds: tuple[str, ...], rule: str) -> list[Violation]:
+    """R-123 (``rule``: the card's): Road Building places as many pieces as it can, up to 2. One piece named
+    while the supply holds two is accepted when no legal place for a second is left after it, or when it
+    makes the player win (the game ends at once, BASE-VP-1); else the second is owed."""
+    from ..referee import ends_game
+    place = second_place(ctx, check_piece, kinds)
+    if place is None or ends_game(ctx):
+        return []
+    kind, edge = place
+    return [Violation(rule, f"Road Building places 2 pieces while the supply and the board allow them: a {kind} "
+                      f"can still go on {edge[0]},{edge[1]},{edge[2]} after the first (R-123)", "/action/pieces",
+                      ruling="R-123")]
 
 
 def place_free_road(ctx: Ctx, s: State, edge) -> None:
@@ -153,11 +194,12 @@ class PlayRoadBuilding:
     @classmethod
     def check(cls, ctx: Ctx) -> list[Violation]:
         return (may_play(ctx, "road_building") or cls.count_violations(ctx) or cls.cost_violations(ctx)
-                or pieces_in_turn(ctx, cls.piece_violations))
+                or pieces_in_turn(ctx, cls.piece_violations) or cls.fewer_violations(ctx))
 
     @staticmethod
     def count_violations(ctx: Ctx) -> list[Violation]:
-        """Two pieces, or what the supply allows (none: the card cannot be used)."""
+        """Two pieces, or what the supply allows (none: the card cannot be used); one while the supply holds
+        two is judged by ``fewer_violations`` (R-123)."""
         s, a = ctx.state, ctx.action
         pieces = a.get("pieces")
         sup = s.players[a.player].supply
@@ -167,10 +209,20 @@ class PlayRoadBuilding:
             return [Violation("BASE-DEV-6", f"player {a.player} has no road{' or ship' if ctx.scenario.ships else ''} "
                               "left in supply, so the card cannot be used")]
         want = min(2, avail)
-        if len(pieces) != want:
+        if len(pieces) not in (want, 1):
             return [Violation("BASE-DEV-6", f"Road Building places {want} piece{'s' if want > 1 else ''} "
                               f"(2, or what the supply allows); the action names {len(pieces)}", "/action/pieces")]
         return []
+
+    @classmethod
+    def fewer_violations(cls, ctx: Ctx) -> list[Violation]:
+        """R-123: one piece while the supply holds two only when a second has no legal place or the first wins."""
+        s, a = ctx.state, ctx.action
+        sup = s.players[a.player].supply
+        kinds = ("road", "ship") if ctx.scenario.ships else ("road",)
+        if len(a.get("pieces")) != 1 or sum(sup.get(k + "s", 0) for k in kinds) < 2:
+            return []
+        return fewer_pieces_violations(ctx, cls.piece_violations, kinds, "BASE-DEV-6")
 
     @staticmethod
     def cost_violations(ctx: Ctx) -> list[Violation]:

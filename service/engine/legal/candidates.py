@@ -166,5 +166,7 @@ def _road_building(state, graph, scen, p):
         for k2 in kinds:
             for e2 in seconds:
                 yield Action("play_road_building", p, {"pieces": [{"kind": k1, "edge": e1}, {"kind": k2, "edge": e2}]})
+        # one piece alone, legal when no place is left for a second or the first wins
+        yield Action("play_road_building", p, {"pieces": [{"kind": k1, "edge": e1}]})
 
 

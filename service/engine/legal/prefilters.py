@@ -151,7 +151,7 @@ _EDGE_OF = {"road": MapGraph.road_edge, "ship": MapGraph.ship_edge}
 
 def _f_road_building(state, graph, scen, p, pos):
     # ``dev.PlayRoadBuilding``: as many pieces as its ``count_violations`` allows (asked of one piece and
-    # of two); each piece (``dev._free_piece_violations``) of a kind the scenario has, while the supply
+    # of two; one of two is then judged by its ``fewer_violations``, R-123); each piece (``dev._free_piece_violations``) of a kind the scenario has, while the supply
     # holds one, on an empty edge of its kind (``MapGraph.road_edge``/``ship_edge``,
     # ``placement.piece_at_edge``) that it connects on (``placement.connection_edges``, via ``_Pos.reach``;
     # for the second piece with the first among the pieces of its kind, and not on the first's edge); the
@@ -184,6 +184,7 @@ def _f_road_building(state, graph, scen, p, pos):
             ids = pos.reach(own[k2] + [e1]) if k2 == k1 else pos.reach(own[k2])
             for e2 in sorted(edges[eid] for eid in free(k2, ids, e1)):
                 out.append(Action("play_road_building", p, {"pieces": [first, {"kind": k2, "edge": e2}]}))
+        out.append(Action("play_road_building", p, {"pieces": [first]}))     # ``fewer_violations``
     return out
 
 

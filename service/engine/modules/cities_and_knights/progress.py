@@ -11,6 +11,7 @@ from itertools import permutations
 from typing import Any, Iterable, Optional
 
 from ...actions import WRONG_PHASE_RULE, own_handler
+from ...actions.dev import fewer_pieces_violations, pieces_in_turn
 from ...actions.robber import robbable
 from ...core import Action, Ctx, Violation, fmt_cards
 from ...derive import victory_point_total
@@ -177,6 +178,24 @@ class Medicine(Card):
         ctx.emit("built", player=a.player, piece="city", node=list(n))
 
 
+def _road_building_piece(sub: Ctx, i: int, kind: str, edge, path: str) -> list[Violation]:
+    """One piece of the progress card's Road Building, judged and placed on ``sub.state`` (a working copy,
+    ``actions.dev.pieces_in_turn``): of a kind the game has (CK-SEA-11), from the supply, on a site, joined
+    by the stack's connection rule (the ``piece_connection`` hook)."""
+    tmp, player = sub.state, sub.action.player
+    if kind not in (("road", "ship") if sub.scenario.ships else ("road",)):
+        return [Violation("CK-SEA-11", "this game has no ships", f"/action/pieces/{i}/kind")]
+    if tmp.players[player].supply.get(kind + "s", 0) <= 0:
+        return [Violation("BASE-COMP-1", f"no {kind} left", f"/action/pieces/{i}/kind")]
+    v = ((road_site if kind == "road" else ship_site)(sub, edge, path)
+         or sub.scenario.piece_connection(sub, kind, edge, player, path))
+    if v:
+        return v
+    (tmp.roads if kind == "road" else tmp.ships)[edge] = player
+    tmp.players[player].supply[kind + "s"] -= 1
+    return []
+
+
 class RoadBuilding(Card):
     """CK-PROG-S9, CK-SEA-11: two roads (or ships) free, one after the other; GOLD-019: their gold paid."""
     def check(self, ctx):
@@ -187,23 +206,15 @@ class RoadBuilding(Card):
         want = min(2, avail)
         if want == 0:
             return [Violation("CK-PROG-10", "no road or ship left: Road Building would do nothing")]
-        if len(pieces) != want:
+        if len(pieces) not in (want, 1):
             return _v("road_building", f"Road Building places {want} piece(s): give pieces", "/action/pieces")
-        tmp = s.copy()
-        for i, piece in enumerate(pieces):                  # CK-PROG-8: the base placement rules apply
-            kind, edge = piece["kind"], piece["edge"]
-            sub = Ctx(tmp, a, ctx.graph, ctx.scenario)
-            path = f"/action/pieces/{i}/edge"
-            if kind not in kinds:
-                return [Violation("CK-SEA-11", "this game has no ships", f"/action/pieces/{i}/kind")]
-            if tmp.players[a.player].supply.get(kind + "s", 0) <= 0:
-                return [Violation("BASE-COMP-1", f"no {kind} left", f"/action/pieces/{i}/kind")]
-            v = ((road_site if kind == "road" else ship_site)(sub, edge, path)
-                 or ctx.scenario.piece_connection(sub, kind, edge, a.player, path))
+        v = pieces_in_turn(ctx, _road_building_piece)       # CK-PROG-8: the base placement rules apply
+        if v:
+            return v
+        if len(pieces) < want:                              # R-123: one of two only when no place is left
+            v = fewer_pieces_violations(ctx, _road_building_piece, kinds, CARD_RULE["road_building"])
             if v:
                 return v
-            (tmp.roads if kind == "road" else tmp.ships)[edge] = a.player
-            tmp.players[a.player].supply[kind + "s"] -= 1
         gold = sum(ctx.scenario.free_item_cost(p["kind"]).get("gold", 0) for p in pieces)
         return cannot_afford(ctx, {"gold": gold} if gold else {}, "the pieces' gold", "GOLD-019")
 
@@ -803,6 +814,8 @@ def _road_building(s: State, graph: MapGraph, scen: Any, p: int) -> Iterable[Act
                 if not site(probe2, e2, "") and not scen.piece_connection(probe2, k2, e2, p, ""):
                     yield Action("play_progress", p, {"card": "road_building",
                                                       "pieces": [{"kind": k1, "edge": e1}, {"kind": k2, "edge": e2}]})
+        # R-123: the first piece alone, legal when no place is left for a second or the first wins
+        yield Action("play_progress", p, {"card": "road_building", "pieces": [{"kind": k1, "edge": e1}]})
 
 
 def _replacements(s: State, graph: MapGraph, scen: Any, p: int, e) -> Iterable[Action]:
