@@ -13,7 +13,7 @@ from marshmallow import Schema, fields, validate
 from ..engine import spec as T
 from ..engine.scenarios import SCENARIOS
 from .fastload import compile_schema
-from .fields import BoundedDict, BoundedList, Cards, EdgeCoord, HexCoord, NodeCoord, StrictBool, StrictInt
+from .fields import BoundedList, Cards, Declared, EdgeCoord, HexCoord, NodeCoord, StrictBool, StrictInt
 
 MAX_PLAYERS = 4
 
@@ -55,11 +55,12 @@ def field_of(t: T.Type, **kw: Any) -> fields.Field:
         if key not in _OBJ_SCHEMAS:
             _OBJ_SCHEMAS[key] = type("Declared", (Base,), {k: field_of(f.type, **_kw(f)) for k, f in t.fields.items()})
         return fields.Nested(_OBJ_SCHEMAS[key], **kw)
-    if isinstance(t, T.Map):
-        return BoundedDict(max_keys=t.max_len, **kw)
     if isinstance(t, T.Null):
         return field_of(t.of, **{**kw, "allow_none": True})
-    return fields.Raw(**kw)
+    if isinstance(t, T.Any_):
+        return fields.Raw(**kw)
+    # an object with free keys (a player number's), a tuple: the declaration itself checks the value
+    return Declared(t, **kw)
 
 
 def action_schema(type_: str, declared: dict[str, T.F]) -> Schema:

@@ -317,3 +317,30 @@ class FreeForm(fields.Field):
             raise ValidationError(f"at most {self.max_keys} entries")
         check_free_form(value, self.max_values, self.max_key_length)
         return dict(value)
+
+
+def _unescape(part: str) -> str:
+    return part.replace("~1", "/").replace("~0", "~")
+
+
+class Declared(fields.Field):
+    """A value of a module's declared shape (``engine/spec.py``) that no field above loads (an object with
+    free keys, a fixed-length tuple): checked against its declaration before anything reads it, and a
+    problem named by the place inside the value (``/offers/1/give``), never passed on unchecked. Loaded
+    as given (a shallow copy of an object), since the engine reads these values as the JSON they are."""
+
+    ONE_PASS = True
+
+    def __init__(self, shape: Any, **kw):
+        super().__init__(**kw)
+        self.shape = shape
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        problems = self.shape.problems(value, "")
+        if problems:
+            ptr, why = problems[0]
+            err: Any = [why]
+            for part in reversed(ptr.split("/")[1:]):
+                err = {_unescape(part): err}
+            raise ValidationError(err)
+        return dict(value) if type(value) is dict else value
