@@ -143,6 +143,8 @@ class Cards(fields.Field):
         self._names = frozenset(allowed)
 
     def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is dict and None in value.values():   # a null count: the kind left out (D-not-in-this-game)
+            value = {k: v for k, v in value.items() if v is not None}
         if type(value) is dict and self._names.issuperset(value):
             # canonical names only (no aliases, so no name twice): one look at each count
             for n in value.values():
