@@ -16,7 +16,7 @@ from ..engine.scenarios import SCENARIOS
 from ..engine.state import DEV_CARDS, PHASES, SCHEMA_VERSION
 from .compose import ACTIONS, all_action_types
 from .fastload import load_or_schema
-from .fields import (_CORNER_SHIFT, _SIDE_SHIFT, FreeForm, BoundedList, Cards, EdgeCoord, HexCoord, NodeCoord,
+from .fields import (_CORNER_SHIFT, _SIDE_SHIFT, FreeForm, Seed, BoundedList, Cards, EdgeCoord, HexCoord, NodeCoord,
                      PlayerKeyed, StrictBool, StrictInt, _coord_pair, _fast_coord, _int)
 
 HARBOR_KINDS = ("3:1",) + RESOURCES
@@ -183,7 +183,7 @@ class AwardsSchema(Base):
 
 
 class RngSchema(Base):
-    seed = StrictInt(required=True, validate=validate.Range(0, 2**64 - 1))
+    seed = Seed(required=True)
     counter = StrictInt(load_default=0, validate=validate.Range(0, 2**53))
 
 
@@ -299,7 +299,8 @@ class NewGameSchema(Base):
     """A new game: ``POST /v1/games`` and a replay's ``new_game`` (one schema, one engine entry point)."""
     scenario = fields.String(load_default="base", validate=validate.OneOf(tuple(SCENARIOS)))
     players = StrictInt(required=True, validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS))
-    seed = StrictInt(load_default=0, validate=validate.Range(0, 2**64 - 1))
+    #: left out or null: None here; POST /v1/games draws one, a replay's new game takes 0 (``started``)
+    seed = Seed(load_default=None, allow_none=True)
     options = FreeForm(max_keys=30, max_key_length=60, max_values=300, load_default=dict)
 
 

@@ -5,6 +5,7 @@ Each step is its own function so benchmarks can time them apart.
 from __future__ import annotations
 
 import json
+import secrets
 import weakref
 from typing import Any, Optional
 
@@ -296,10 +297,17 @@ def _known_board(raw_board: Any) -> tuple[Optional[bytes], Optional[tuple[dict[s
 
 
 
-def started(req: dict[str, Any], prefix: str) -> State:
-    """A new game from a loaded :class:`~.schemas.NewGameSchema` (``scenarios.start_game``), or a 422."""
+def started(req: dict[str, Any], prefix: str, draw: bool = False) -> State:
+    """A new game from a loaded :class:`~.schemas.NewGameSchema` (``scenarios.start_game``), or a 422.
+
+    Without a seed: ``draw`` (``POST /v1/games``) draws one, below 2^53 so that every client reads it
+    exactly, and the state reports it (``rng.seed``); else (a replay's new game, a record that must give
+    the same game each time) it is 0."""
+    seed = req["seed"]
+    if seed is None:
+        seed = secrets.randbelow(2 ** 53) if draw else 0
     try:
-        return start_game(req["scenario"], req["players"], req["seed"], req["options"])
+        return start_game(req["scenario"], req["players"], seed, req["options"])
     except GameRefused as e:
         raise invalid([{"pointer": f"{prefix}/{k}", "detail": why} for k, why in e.problems]) from None
 
