@@ -9,6 +9,7 @@ which scenarios it has a meaning. ``bin/contract`` writes the result to ``openap
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -44,26 +45,49 @@ def _where(ids: list[str]) -> str:
     return " and ".join(parts) or "no game"
 
 
-def _field(f: T.F, where: str = "") -> dict[str, Any]:
+def _field(f: T.F, where: str = "", everywhere: bool = True) -> dict[str, Any]:
+    """A field's schema. ``everywhere``: every game that has the object declares it; a field of some games
+    only publishes no default (decision D-not-in-this-game, docs/clients.md: there, left out and null mean
+    "not in this game", and a generated client fills a default into every game's request)."""
     s = f.type.openapi()
     if f.nullable or not f.required:      # an optional field given as null is as if left out
         s = {"anyOf": [s, {"type": "null"}]}
-    doc = " ".join(x for x in (f.doc, where) if x)
+    shown = "" if everywhere or f.required or f.default is None else f"Left out there: {json.dumps(f.default)}."
+    doc = " ".join(x for x in (f.doc, where, shown) if x)
     if doc:
         s = {**s, "description": doc} if "$ref" not in s else {"allOf": [s], "description": doc}
-    if not f.required and f.default is not None:
+    if not f.required and f.default is not None and everywhere:
         s["default"] = f.default
     return s
 
 
 def _users(get) -> dict[str, dict[str, Any]]:
-    """``{key: {"field": F, "ids": [scenario ids]}}`` over every scenario's composition."""
+    """``{key: {"field": F, "ids": [scenario ids]}}`` over every scenario's composition; a key that games
+    declare with different types is one of them (``_OneOf``)."""
     out: dict[str, dict[str, Any]] = {}
     for sid, game in GAMES.items():
         for k, f in get(game.composition).items():
-            e = out.setdefault(k, {"field": f, "ids": []})
+            e = out.setdefault(k, {"field": f, "ids": [], "types": []})
             e["ids"].append(sid)
+            if f.type.openapi() not in [t.openapi() for t in e["types"]]:
+                e["types"].append(f.type)
+    for e in out.values():
+        if len(e["types"]) > 1:
+            f = e["field"]
+            e["field"] = T.F(_OneOf(tuple(e.pop("types"))), f.required, f.doc, f.nullable, f.default)
+        else:
+            e.pop("types")
     return out
+
+
+class _OneOf(T.Type):
+    """A value of one of ``types`` (a key games declare differently)."""
+
+    def __init__(self, types: tuple) -> None:
+        self.types = types
+
+    def openapi(self) -> dict[str, Any]:
+        return {"anyOf": [t.openapi() for t in self.types]}
 
 
 def _actions(schemas: dict[str, Any]) -> None:
@@ -88,8 +112,8 @@ def _actions(schemas: dict[str, Any]) -> None:
         required = ["type", "player"]
         for k, e in sorted(fields.get(t, {}).items()):
             f = e["field"]
-            note = "" if sorted(e["ids"]) == sorted(users[t]) else f"(In {_where(e['ids'])}.)"
-            props[k] = _field(f, note)
+            everywhere = sorted(e["ids"]) == sorted(users[t])
+            props[k] = _field(f, "" if everywhere else f"(In {_where(e['ids'])}.)", everywhere)
             if f.required:
                 required.append(k)
         schemas[schema_name(t)] = {
@@ -107,23 +131,45 @@ def _actions(schemas: dict[str, Any]) -> None:
 
 def _object(doc: str, users: dict[str, dict[str, Any]]) -> dict[str, Any]:
     return {"description": doc, "type": "object", "additionalProperties": False,
-            "properties": {k: _field(e["field"], f"(In {_where(e['ids'])}.)") for k, e in sorted(users.items())}}
+            "properties": {k: _field(e["field"], f"(In {_where(e['ids'])}.)", len(e["ids"]) == len(GAMES))
+                           for k, e in sorted(users.items())}}
+
+
+def _answered(found: list[T.F]) -> T.F:
+    """Of the declarations several games give one field of an answer (an event's), one that holds every
+    value any of them answers: a string's choices are all of theirs, else as :func:`published_field`."""
+    chosen = published_field(found)
+    strs = [f.type for f in found if isinstance(f.type, T.Str)]
+    if isinstance(chosen.type, T.Str) and strs and all(t.enum is not None for t in strs):
+        kinds: tuple[str, ...] = ()
+        for t in strs:
+            kinds += tuple(k for k in t.enum if k not in kinds)
+        chosen = T.F(T.Str(kinds), all(f.required for f in found), chosen.doc,
+                     any(f.nullable for f in found), chosen.default)
+    elif not all(f.required for f in found) and chosen.required:
+        chosen = T.F(chosen.type, False, chosen.doc, chosen.nullable, chosen.default)
+    return chosen
 
 
 def _events(schemas: dict[str, Any]) -> None:
     users: dict[str, dict[str, Any]] = {}
     for sid, game in GAMES.items():
         for t, e in game.composition.events.items():
-            users.setdefault(t, {"spec": e, "ids": []})["ids"].append(sid)
+            u = users.setdefault(t, {"spec": e, "ids": [], "fields": {}})
+            u["ids"].append(sid)
+            for k, f in e.fields.items():
+                u["fields"].setdefault(k, []).append(f)
     names = []
     for t, u in sorted(users.items()):
         e = u["spec"]
         name = "Event" + schema_name(t)
         names.append((t, name))
-        props = {"type": {"type": "string", "enum": [t]},
-                 **{k: _field(f) for k, f in e.fields.items()}}
+        # a field some games' events lack is optional in the contract (every game's event is one of it)
+        fields = {k: _answered(found if len(found) == len(u["ids"]) else
+                               found + [T.F(found[0].type, False)]) for k, found in u["fields"].items()}
+        props = {"type": {"type": "string", "enum": [t]}, **{k: _field(f) for k, f in fields.items()}}
         schemas[name] = {"description": f"{e.doc} In {_where(u['ids'])}.".strip(), "type": "object",
-                         "required": ["type"] + [k for k, f in e.fields.items() if f.required],
+                         "required": ["type"] + [k for k, f in fields.items() if f.required],
                          "additionalProperties": False, "properties": props}
     base = schemas.get("Event", {})
     schemas["Event"] = {
@@ -165,7 +211,8 @@ def build() -> dict[str, Any]:
         "declare it; any other key is a 422 naming it).", _users(lambda c: c.state.fields))
     player = _users(lambda c: c.player.fields)
     for k, e in sorted(player.items()):
-        schemas["PlayerState"]["properties"][k] = _field(e["field"], f"(In {_where(e['ids'])}.)")
+        schemas["PlayerState"]["properties"][k] = _field(e["field"], f"(In {_where(e['ids'])}.)",
+                                                         len(e["ids"]) == len(GAMES))
     derived = _users(lambda c: c.derived.fields)
     for k, e in sorted(derived.items()):
         schemas["Derived"]["properties"].setdefault(k, _field(e["field"], f"(In {_where(e['ids'])}.)"))

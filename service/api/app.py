@@ -70,6 +70,8 @@ def create_app(config: Optional[dict[str, Any]] = None) -> Flask:
     _memory_bounds(app.config)
     from .observability import init_app as init_observability
     init_observability(app)  # request ids, JSON logs, /readyz, /metrics
+    from .cors import init_app as init_cors
+    init_cors(app)           # browsers on other origins (CORS_ORIGINS; docs/clients.md)
 
     from .views import blp
     app.register_blueprint(blp)

@@ -15,6 +15,7 @@ from ..engine.mapgraph import RESOURCES
 from ..rules import title as rule_title
 from ..engine.scenarios import get_scenario, with_expansions
 from ..engine.state import DEV_CARDS, SCHEMA_VERSION, Player, Setup, State, Tile, TurnFlags, empty_dev, empty_resources
+from .fields import seed_json
 
 PIECE_KEYS = {"settlements": "node", "cities": "node", "roads": "edge", "ships": "edge"}
 
@@ -207,7 +208,7 @@ def dump_state(s: State, board: Any = None) -> dict[str, Any]:
         "pending_gold": {str(k): v for k, v in sorted(s.pending_gold.items())},
         "awards": {"longest_road": s.longest_road_holder, "largest_army": s.largest_army_holder},
         "vp_target": s.vp_target,
-        "rng": {"seed": s.rng_seed, "counter": s.rng_counter},
+        "rng": {"seed": seed_json(s.rng_seed), "counter": s.rng_counter},
         "winner": s.winner,
         "svp_attached": [{"node": list(n), "count": c} for n, c in sorted(s.svp_attached.items())],
         "scenario_state": s.scenario_state,

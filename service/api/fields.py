@@ -143,6 +143,8 @@ class Cards(fields.Field):
         self._names = frozenset(allowed)
 
     def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is dict and None in value.values():   # a null count: the kind left out (D-not-in-this-game)
+            value = {k: v for k, v in value.items() if v is not None}
         if type(value) is dict and self._names.issuperset(value):
             # canonical names only (no aliases, so no name twice): one look at each count
             for n in value.values():
@@ -344,3 +346,33 @@ class Declared(fields.Field):
                 err = {_unescape(part): err}
             raise ValidationError(err)
         return dict(value) if type(value) is dict else value
+
+
+#: Decision D-seed-form (docs/clients.md): a seed is 0..2^64-1, given as a JSON integer or as its decimal
+#: string; answers write a seed above 2^53-1 (past what a JavaScript number holds exactly) as its string.
+SEED_MAX = 2 ** 64 - 1
+SAFE_INTEGER = 2 ** 53 - 1
+
+
+class Seed(fields.Field):
+    """A generator seed: an integer 0..2^64-1, or its decimal string (``"18446744073709551615"``)."""
+
+    ONE_PASS = True
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is str and 0 < len(value) <= 20 and value.isascii() and value.isdigit() \
+                and (len(value) == 1 or value[0] != "0"):
+            value = int(value)
+        elif type(value) is not int:
+            raise ValidationError("must be an integer 0..2^64-1, or its decimal string")
+        if not 0 <= value <= SEED_MAX:
+            raise ValidationError("must be an integer 0..2^64-1, or its decimal string")
+        return value
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return seed_json(value)
+
+
+def seed_json(seed: int):
+    """A seed as answers write it: an integer, or its decimal string past 2^53-1 (D-seed-form)."""
+    return seed if seed <= SAFE_INTEGER else str(seed)

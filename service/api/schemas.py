@@ -16,7 +16,7 @@ from ..engine.scenarios import SCENARIOS
 from ..engine.state import DEV_CARDS, PHASES, SCHEMA_VERSION
 from .compose import ACTIONS, all_action_types
 from .fastload import load_or_schema
-from .fields import (_CORNER_SHIFT, _SIDE_SHIFT, FreeForm, BoundedList, Cards, EdgeCoord, HexCoord, NodeCoord,
+from .fields import (_CORNER_SHIFT, _SIDE_SHIFT, FreeForm, Seed, BoundedList, Cards, EdgeCoord, HexCoord, NodeCoord,
                      PlayerKeyed, StrictBool, StrictInt, _coord_pair, _fast_coord, _int)
 
 HARBOR_KINDS = ("3:1",) + RESOURCES
@@ -183,7 +183,7 @@ class AwardsSchema(Base):
 
 
 class RngSchema(Base):
-    seed = StrictInt(required=True, validate=validate.Range(0, 2**64 - 1))
+    seed = Seed(required=True)
     counter = StrictInt(load_default=0, validate=validate.Range(0, 2**53))
 
 
@@ -249,6 +249,24 @@ def _word_foreign_fields(messages: Any, type_: str, scenario: str) -> Any:
                 if v == ["Unknown field."] and k in others else v) for k, v in messages.items()}
 
 
+def _foreign_fields(type_: str, scen: Any) -> frozenset[str]:
+    """The fields other games' modules declare for action ``type_`` that ``scen``'s do not (the contract
+    lists them, each saying where it has a meaning)."""
+    key = (type_, type(scen), tuple(SCENARIOS))
+    got = _FOREIGN.get(key)
+    if got is None:
+        from ..engine.scenarios import all_games
+        mine = scen.composition.actions[type_].fields
+        got = frozenset(k for g in all_games().values() if type_ in g.composition.actions
+                        for k in g.composition.actions[type_].fields if k not in mine)
+        if len(_FOREIGN) < 4096:
+            _FOREIGN[key] = got
+    return got
+
+
+_FOREIGN: dict[tuple, frozenset[str]] = {}
+
+
 def load_action(data: Any, scenario: Any = "base") -> Action:
     """An action of ``scenario``'s game (an id, or the game's scenario with its expansions stacked),
     loaded by the schema its modules declare for its type."""
@@ -262,8 +280,9 @@ def load_action(data: Any, scenario: Any = "base") -> Action:
                  else scen.action_types())
         where = "" if known is ACTION_TYPES else f" in scenario {scen.id!r}"
         raise ValidationError({"type": [f"unknown action type {t!r}{where} (one of {', '.join(sorted(known))})"]})
-    if got[2] and None in data.values():     # null where an optional field refuses it: as if left out
-        data = {k: v for k, v in data.items() if not (v is None and k in got[2])}
+    if None in data.values():     # null where an optional field refuses it: as if left out
+        foreign = _foreign_fields(t, scen)   # (and a field of other games only: D-not-in-this-game)
+        data = {k: v for k, v in data.items() if not (v is None and (k in got[2] or k in foreign))}
     try:
         loaded = load_or_schema(got[0], got[1], data)
     except ValidationError as e:
@@ -280,7 +299,8 @@ class NewGameSchema(Base):
     """A new game: ``POST /v1/games`` and a replay's ``new_game`` (one schema, one engine entry point)."""
     scenario = fields.String(load_default="base", validate=validate.OneOf(tuple(SCENARIOS)))
     players = StrictInt(required=True, validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS))
-    seed = StrictInt(load_default=0, validate=validate.Range(0, 2**64 - 1))
+    #: left out or null: None here; POST /v1/games draws one, a replay's new game takes 0 (``started``)
+    seed = Seed(load_default=None, allow_none=True)
     options = FreeForm(max_keys=30, max_key_length=60, max_values=300, load_default=dict)
 
 

@@ -5,6 +5,7 @@ Each step is its own function so benchmarks can time them apart.
 from __future__ import annotations
 
 import json
+import secrets
 import weakref
 from typing import Any, Optional
 
@@ -106,6 +107,39 @@ def split_player_extras(raw: dict[str, Any]) -> tuple[dict[str, Any], list[dict[
     return {**raw, "players": core}, extras
 
 
+def _declared_anywhere() -> tuple[frozenset[str], frozenset[str]]:
+    """The ``scenario_state`` keys and player values some game's modules declare (the contract lists them
+    all, each saying in which games it has a meaning)."""
+    from ..engine.scenarios import SCENARIOS, all_games
+    key = tuple(SCENARIOS)
+    got = _ANYWHERE.get(key)
+    if got is None:
+        games = all_games().values()
+        got = _ANYWHERE[key] = (frozenset(k for g in games for k in g.composition.state.fields),
+                                frozenset(k for g in games for k in g.composition.player.fields))
+    return got
+
+
+_ANYWHERE: dict[tuple, tuple[frozenset[str], frozenset[str]]] = {}
+
+
+def not_in_this_game(game: Any, scenario_state: Any, extras: list[dict[str, Any]]
+                     ) -> tuple[Any, list[dict[str, Any]]]:
+    """Decision D-not-in-this-game (docs/clients.md): a key the contract declares for other games only,
+    posted as null, means "not in this game", as if left out; a client generated from the contract may
+    send null for every optional key it has no value for. Any other value there stays an unknown key
+    (a 422 naming it). The posted value is not changed (copies where a null is dropped)."""
+    if type(scenario_state) is dict and None in scenario_state.values():
+        mine, anywhere = game.composition.state.fields, _declared_anywhere()[0]
+        scenario_state = {k: v for k, v in scenario_state.items()
+                          if not (v is None and k not in mine and k in anywhere)}
+    if extras and any(type(e) is dict and None in e.values() for e in extras):
+        mine, anywhere = game.composition.player.fields, _declared_anywhere()[1]
+        extras = [{k: v for k, v in e.items() if not (v is None and k not in mine and k in anywhere)}
+                  if type(e) is dict else e for e in extras]
+    return scenario_state, extras
+
+
 def parse_state(raw: Any, cache: GraphCache, prefix: str = "/state", tag: Optional[str] = None
                 ) -> tuple[State, MapGraph]:
     """JSON -> a consistent engine state and its map graph, or a 422 naming the field."""
@@ -182,6 +216,7 @@ def _load(raw: Any, cache: GraphCache, prefix: str, recognised_tag: Optional[str
         raise invalid([{"pointer": f"{prefix}/options/" + k.replace("~", "~0").replace("/", "~1"), "detail": why}
                        for k, why in refused], "the state")
     game = with_expansions(scen, options)     # the game's stack, found once for the checks below
+    loaded["scenario_state"], extras = not_in_this_game(game, loaded["scenario_state"], extras)
     problems = declared_problems(game, loaded["scenario_state"], extras, prefix) if checked else None
     if problems:
         raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")
@@ -262,10 +297,17 @@ def _known_board(raw_board: Any) -> tuple[Optional[bytes], Optional[tuple[dict[s
 
 
 
-def started(req: dict[str, Any], prefix: str) -> State:
-    """A new game from a loaded :class:`~.schemas.NewGameSchema` (``scenarios.start_game``), or a 422."""
+def started(req: dict[str, Any], prefix: str, draw: bool = False) -> State:
+    """A new game from a loaded :class:`~.schemas.NewGameSchema` (``scenarios.start_game``), or a 422.
+
+    Without a seed: ``draw`` (``POST /v1/games``) draws one, below 2^53 so that every client reads it
+    exactly, and the state reports it (``rng.seed``); else (a replay's new game, a record that must give
+    the same game each time) it is 0."""
+    seed = req["seed"]
+    if seed is None:
+        seed = secrets.randbelow(2 ** 53) if draw else 0
     try:
-        return start_game(req["scenario"], req["players"], req["seed"], req["options"])
+        return start_game(req["scenario"], req["players"], seed, req["options"])
     except GameRefused as e:
         raise invalid([{"pointer": f"{prefix}/{k}", "detail": why} for k, why in e.problems]) from None
 

@@ -1,6 +1,7 @@
 """Thin views: read the body, call the service path, answer JSON."""
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Optional
 
@@ -12,7 +13,8 @@ from ..engine.scenarios import SCENARIOS, scenario_of
 from ..engine.scenarios.components import check_components
 from .app import ROOT
 from .body import read_json
-from .codec import ENCODE, dump_state, violation_json
+from .codec import ENCODE, ENCODE_BYTES, dump_state, violation_json
+from .conditional import cached_answer
 from .errors import Problem
 from .schemas import NewGameSchema, pointerize
 from .integrity import HEADER as TAG_HEADER, tag_of
@@ -20,6 +22,22 @@ from .service import (invalid, judge, parse_action, parse_state, parse_state_whe
                       warnings_of)
 
 blp = Blueprint("v1", __name__)
+
+
+def contract_bytes() -> bytes:
+    """The published contract: the installed package's copy (``service/contract/openapi.yaml``, put in
+    the wheel), else the repository's ``openapi.yaml``."""
+    global _CONTRACT
+    if _CONTRACT is None:
+        from importlib import resources
+        try:
+            _CONTRACT = resources.files("service").joinpath("contract/openapi.yaml").read_bytes()
+        except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
+            _CONTRACT = (ROOT / "openapi.yaml").read_bytes()
+    return _CONTRACT
+
+
+_CONTRACT: Optional[bytes] = None
 
 
 def ok(body: Any, status: int = 200) -> Response:
@@ -62,7 +80,7 @@ def healthz():
 
 @blp.get("/openapi.yaml")
 def openapi():
-    return Response((ROOT / "openapi.yaml").read_text(encoding="utf-8"), mimetype="application/yaml")
+    return cached_answer(contract_bytes(), "application/yaml; charset=utf-8")
 
 
 @blp.post("/v1/adjudicate")
@@ -134,7 +152,7 @@ def rules_list():
         raise Problem(400, f"query parameter 'module' is one of {', '.join(rules_catalogue.MODULES)}",
                       [{"pointer": "/query/module", "detail": "unknown module"}])
     found = list(rules_catalogue.entries(prefix, module))
-    return ok({"count": len(found), "rules": found})
+    return cached_answer(ENCODE_BYTES({"count": len(found), "rules": found}), "application/json")
 
 
 @blp.get("/v1/rules/<rule_id>")
@@ -142,7 +160,7 @@ def rule_view(rule_id: str):
     entry = rules_catalogue.rule(rule_id)
     if entry is None:
         raise Problem(404, f"no rule or ruling {rule_id[:60]!r}; GET /v1/rules lists them")
-    return ok(entry)
+    return cached_answer(ENCODE_BYTES(entry), "application/json")
 
 
 @blp.get("/v1/scenarios")
@@ -180,6 +198,43 @@ def new_game():
         req = NewGameSchema().load(body())
     except ValidationError as e:
         raise invalid(pointerize(e.messages, "")) from None
+    state = started(req, "", draw=True)
+    dumped = dump_state(state)
+    r = ok_text(ENCODE({"state": dumped}), 201, tag_of(dumped))
+    r.headers["Location"] = game_location(state.scenario, state.num_players, state.rng_seed, req["options"])
+    return r
+
+
+def game_location(scenario: str, players: int, seed: int, options: dict) -> str:
+    """Where the new game can be fetched again (``GET /v1/games/{scenario}/{players}/{seed}``): a new game
+    is the same for the same scenario, players, seed and options."""
+    from urllib.parse import quote
+    path = f"/v1/games/{quote(scenario, safe='')}/{players}/{seed}"
+    if options:
+        path += "?options=" + quote(json.dumps(options, sort_keys=True, separators=(",", ":")), safe="")
+    return path
+
+
+@blp.get("/v1/games/<scenario>/<players>/<seed>")
+def game_view(scenario: str, players: str, seed: str):
+    """The new game ``POST /v1/games`` started with these values (its ``Location``), answered again."""
+    unknown = sorted(set(request.args) - {"options"})
+    if unknown:
+        raise Problem(400, f"unknown query parameter {unknown[0]!r}; the only one is options",
+                      [{"pointer": f"/query/{k}", "detail": "unknown query parameter"} for k in unknown])
+    raw_options = _one_arg("options")
+    try:
+        options = json.loads(raw_options) if raw_options is not None else {}
+    except ValueError:
+        raise Problem(400, "query parameter 'options' is a JSON object",
+                      [{"pointer": "/query/options", "detail": "not JSON"}]) from None
+    body_ = {"scenario": scenario, "options": options,
+             "players": int(players) if players.isascii() and players.isdigit() and len(players) < 3 else players,
+             "seed": seed}
+    try:
+        req = NewGameSchema().load(body_)
+    except ValidationError as e:
+        raise invalid(pointerize(e.messages, "")) from None
     state = started(req, "")
     dumped = dump_state(state)
-    return ok_text(ENCODE({"state": dumped}), 201, tag_of(dumped))
+    return ok_text(ENCODE({"state": dumped}), 200, tag_of(dumped))

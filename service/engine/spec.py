@@ -162,8 +162,10 @@ class Cards(Type):
         return []
 
     def openapi(self):
-        return {"type": "object", "additionalProperties": False,
-                "properties": {k: {"type": "integer", "minimum": 0, "maximum": self.hi} for k in self.kinds}}
+        # a map by kind, not an object of optional properties: a generated model then holds the kinds
+        # given, and writes no null for every kind it was not given
+        return {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": self.hi},
+                "propertyNames": {"enum": list(self.kinds)}, "maxProperties": len(self.kinds)}
 
 
 @dataclass(frozen=True)

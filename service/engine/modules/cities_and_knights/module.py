@@ -171,7 +171,6 @@ _PN = F(PLAYER, nullable=True)
 _N = F(NODE, required=True)
 _LIST_P = F(List(PLAYER, max_len=4))
 _COUNTS = F(Map(Int(0, 10_000), max_len=20))
-_ANY = F(Any_())
 CK_EVENTS = (
     # the engine's events, with what C&K adds to them
     EventSpec("rolled", {"event": F(Str(EVENTS), doc="CK-DICE-3: the event die")}),
@@ -218,7 +217,11 @@ CK_EVENTS = (
               "CK-IMP-7/9: a metropolis placed or taken over"),
     EventSpec("merchant", {"player": _P, "hex": F(HEX, required=True)}, "CK-PROG-T3: the merchant placed"),
     EventSpec("cards_taken", {"player": _P, "card": F(Str(PROGRESS_CARDS), required=True), "victim": _PN,
-                              "progress": F(Str(PROGRESS_CARDS)), "got": _ANY, "kind": F(Str(CARDS)), "taken": _ANY},
+                              "progress": F(Str(PROGRESS_CARDS)),
+                              "got": F(Cards(CARDS), doc="the cards the player got, by kind"),
+                              "kind": F(Str(CARDS)),
+                              "taken": F(Map(Int(0, 10_000), key=PLAYER_KEY, max_len=4),
+                                         doc="how many cards of `kind` each other player gave, by player")},
               "a progress card moved cards between players"),
     EventSpec("tokens_swapped", {"hexes": F(List(HEX, max_len=2), required=True), "numbers": F(List(Int(2, 12), max_len=2))},
               "CK-PROG-S4: two number tokens swapped"),
