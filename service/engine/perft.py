@@ -219,14 +219,14 @@ def list_size(la) -> int:
 
 
 class _Counter:
-    def __init__(self, scenario: "Scenario", tick: Optional[Callable[[], None]]) -> None:
-        self.scenario, self.tick = scenario, tick
+    def __init__(self, scenario: "Scenario", tick: Optional[Callable[[], None]], table: bool = True) -> None:
+        self.scenario, self.tick, self.use_table = scenario, tick, table
         self.table: dict[tuple, int] = {}
         self.work = Work()
 
     def count(self, state: State, graph: MapGraph, depth: int) -> int:
         key = None
-        if depth >= 1:
+        if depth >= 1 and self.use_table:
             key = (position_key(state), depth)
             hit = self.table.get(key)
             if hit is not None:
@@ -261,13 +261,14 @@ class _Counter:
 
 
 def perft(state: State, graph: MapGraph, scenario: "Scenario", depth: int, divide: bool = False,
-          tick: Optional[Callable[[], None]] = None) -> Perft:
+          tick: Optional[Callable[[], None]] = None, transpositions: bool = True) -> Perft:
     """The number of legal action sequences of ``depth`` from ``state`` (see the module's docstring);
     with ``divide``, split by first action. ``tick`` is called once per list made (the service passes
-    the request budget's check). The posted state is never changed."""
+    the request budget's check); ``transpositions`` False counts every position reached however often
+    (the reference the table is tested against). The posted state is never changed."""
     if depth < 0:
         raise ValueError("depth must be at least 0")
-    c = _Counter(scenario, tick)
+    c = _Counter(scenario, tick, transpositions)
     if not divide or depth == 0:
         return Perft(depth, c.count(state, graph, depth), None, c.work)
     la = legal_actions(state, graph, scenario)
