@@ -226,7 +226,7 @@ class _Counter:
 
     def count(self, state: State, graph: MapGraph, depth: int) -> int:
         key = None
-        if depth >= 1 and self.use_table:
+        if depth >= 2 and self.use_table:          # a leaf's list costs less than its key
             key = (position_key(state), depth)
             hit = self.table.get(key)
             if hit is not None:
