@@ -289,3 +289,66 @@ def test_bad_requests_name_the_field(client, body, pointer):
 def test_uncountable_is_a_value_error_naming_where():
     e = Uncountable("x")
     assert isinstance(e, ValueError) and e.where == "/state"
+
+
+# -- every kind of range met in play ------------------------------------------------------------------
+
+#: (scenario, players, options, seed, step of the seeded game, range type, card): a position whose list
+#: holds that kind of range (found by playing the game; the play is seeded, so the step is fixed).
+RANGE_CASES = [
+    ("base", 4, {CK: True}, 5, 112, "play_progress", "commercial_harbor"),
+    ("base", 4, {CK: True}, 5, 33, "discard_cards", None),
+    ("TDE5", 4, None, 2, 158, "play_progress", "wedding"),
+    ("TDE5", 4, None, 2, 345, "play_progress", "saboteur"),
+    ("base", 3, None, 4, 85, "play_year_of_plenty", None),
+    ("base", 3, None, 4, 194, "discard", None),
+    ("SC01", 3, None, 3, 50, "discard", None),
+]
+
+
+def _at_step(sid, n, options, seed, step):
+    states = []
+    play_game(sid, n, seed, max_actions=step + 1, check=False, options=options,
+              on_step=lambda s, a, v: states.append(s))
+    return with_expansions(get_scenario(sid), options), states[step]
+
+
+@pytest.mark.parametrize("sid,n,options,seed,step,type_,card", RANGE_CASES,
+                         ids=[f"{c[0]}-{c[5]}-{c[6] or ''}" for c in RANGE_CASES])
+def test_perft1_counts_every_kind_of_range(client, sid, n, options, seed, step, type_, card):
+    from service.api.codec import dump_state
+    scen, state = _at_step(sid, n, options, seed, step)
+    graph = MapGraph.build(state.terrain_map())
+    body = {"state": dump_state(state)}
+    listed = client.post("/v1/legal-actions", json=body).get_json()
+    specs = [s for s in listed["ranges"].get(type_, []) if s.get("card") == card]
+    assert specs, f"no range of {type_} {card or ''} at step {step}"
+    size = listed["count"]
+    for t, group in listed["ranges"].items():
+        kind = RANGE_KINDS.get(t)
+        for spec in group:
+            counted = range_count(spec)
+            if kind is None:
+                brute = _brute(spec, listed["player"])
+                if brute is not None:
+                    assert counted == brute, spec
+            if counted <= 3000:
+                assert _members_checked(state, graph, scen, spec, bool(kind and kind.positional)) == counted
+            size += counted
+    assert client.post("/v1/perft", json={**body, "depth": 1}).get_json()["count"] == size
+    two = client.post("/v1/perft", json={**body, "depth": 2, "divide": True}).get_json()
+    assert two["count"] == sum(row["count"] for row in two["divide"])
+    rows = [row for row in two["divide"] if "range" in row and row["range"]["type"] == type_]
+    assert len(rows) == len(listed["ranges"][type_])
+
+
+def test_a_range_perft_cannot_count_is_refused_naming_the_state(client, monkeypatch):
+    import dataclasses
+    from service.api.codec import dump_state
+    scen, state = _at_step("base", 4, {CK: True}, 5, 33)
+    kind = RANGE_KINDS["discard_cards"]
+    monkeypatch.setitem(RANGE_KINDS, "discard_cards", dataclasses.replace(kind, count=None, members=None))
+    r = client.post("/v1/perft", json={"state": dump_state(state), "depth": 1})
+    assert r.status_code == 422
+    assert r.get_json()["errors"][0]["pointer"] == "/state"
+    assert "discard_cards" in r.get_json()["errors"][0]["detail"]
