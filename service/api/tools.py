@@ -99,6 +99,58 @@ def legal_actions_view():
     return ok({"phase": state.phase, "current_player": state.current_player, **la.to_json()})
 
 
+#: The deepest count a request may ask for (the work is checked against the budget before it starts too).
+MAX_PERFT_DEPTH = 16
+#: The share of the budget left that an estimated count may take (the estimate is a sample's).
+PERFT_BUDGET_SHARE = 0.5
+
+
+class PerftRequest(Schema):
+    class Meta:
+        unknown = RAISE
+
+    state = fields.Raw(required=True)
+    depth = StrictInt(required=True, validate=validate.Range(0, MAX_PERFT_DEPTH))
+    divide = StrictBool(load_default=False)
+
+
+@tools.post("/v1/perft")
+def perft_view():
+    """The number of legal action sequences of ``depth`` from a position (``engine/perft.py``,
+    ``docs/perft.md``), with ``divide`` split by first action; the work estimated before it starts."""
+    from ..engine import perft as pf
+    req = load(PerftRequest(), read_json(request, current_app.config["MAX_BODY_BYTES"]))
+    state, graph = parse_state(req["state"], current_app.extensions["graph_cache"], tag=posted_tag())
+    scen, depth = scenario_of(state), req["depth"]
+    b = budget.current()
+    try:
+        if b is not None and depth > 1:
+            room = (b.deadline - b.clock()) * PERFT_BUDGET_SHARE
+            est = pf.estimate(state, graph, scen, depth, b.clock)
+            if est.seconds[-1] > room:
+                fits = est.deepest_within(room)
+                raise invalid([{"pointer": "/depth", "detail":
+                                f"a count of depth {depth} from this position would make about "
+                                f"{est.lists[-1]:,.0f} legal-action lists ({est.seconds[-1]:,.1f} s of CPU), over "
+                                f"the {b.seconds:g} s budget of a request; the largest depth that fits is {fits}"}],
+                              "the perft request")
+        r = pf.perft(state, graph, scen, depth, divide=req["divide"], tick=budget.check)
+    except pf.Uncountable as e:
+        raise invalid([{"pointer": e.where, "detail": str(e)}], "the perft request") from None
+    body: dict[str, Any] = {"depth": r.depth, "count": r.count, "player": _first_to_act(state),
+                            "work": {"lists": r.work.lists, "applies": r.work.applies,
+                                     "transpositions": r.work.transpositions}}
+    if r.divide is not None:
+        body["divide"] = r.divide
+    return ok(body)
+
+
+def _first_to_act(state) -> int:
+    from ..engine.legal import players_to_act
+    to_act = players_to_act(state)
+    return to_act[0] if to_act else state.current_player
+
+
 class Highlight(Schema):
     class Meta:
         unknown = RAISE

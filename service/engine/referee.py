@@ -103,15 +103,23 @@ def adjudicate(state: State, action: Action, graph: MapGraph, scenario: "Scenari
     if violations:
         return Verdict(False, violations, None, [],
                        {**derive(state, graph, scenario), **ctx.derived} if with_derived else {})
-    s = state.copy()
+    s, graph, routes = settle(ctx, h, graph)
+    return Verdict(True, [], s, ctx.events,
+                   {**derive(s, graph, scenario, routes), **ctx.derived} if with_derived else {}, graph)
+
+
+def settle(ctx: Ctx, h: Handler, graph: MapGraph) -> tuple[State, MapGraph, Any]:
+    """The position after ``ctx.action``, judged legal: applied to a copy, the scenario's reaction, the
+    awards and the winner; with the graph of the new board (``graph`` when it did not change) and the
+    route lengths the awards found."""
+    s = ctx.state.copy()
     h.apply(ctx, s)
-    scenario.after_action(ctx, s)
+    ctx.scenario.after_action(ctx, s)
     if ctx.board_changed:                       # a revealed hex: the graph of the new board
         graph = ctx.graph = MapGraph.build(s.terrain_map())
     routes = update_awards(ctx, s, h.changes_routes)
     decide_winner(ctx, s)
-    return Verdict(True, [], s, ctx.events,
-                   {**derive(s, graph, scenario, routes), **ctx.derived} if with_derived else {}, graph)
+    return s, graph, routes
 
 
 def ends_game(ctx: Ctx) -> bool:

@@ -11,6 +11,9 @@ JSON and a replay draws exactly the same numbers.
 """
 from __future__ import annotations
 
+from contextvars import ContextVar
+from typing import Any, Optional
+
 MASK = (1 << 64) - 1
 
 
@@ -37,6 +40,10 @@ class Rng:
         """A number in ``range(n)``."""
         if n <= 0:
             raise ValueError("empty range")
+        forced = FORCED.get()
+        if forced is not None:                  # a perft count walking every outcome (``perft.outcomes``)
+            self.counter += 1
+            return forced.draw(n)
         return self.next64() % n
 
     def shuffle(self, items: list) -> list:
@@ -49,6 +56,13 @@ class Rng:
 
     def pick_weighted(self, counts: dict[str, int], order: tuple[str, ...]) -> str:
         """One item drawn uniformly from a multiset given as counts (in a fixed key order)."""
+        forced = FORCED.get()
+        if forced is not None:                  # one branch per item held, however many of it
+            held = [k for k in order if counts.get(k, 0) > 0]
+            if not held:
+                raise ValueError("empty range")
+            self.counter += 1
+            return held[forced.draw(len(held))]
         total = sum(counts.get(k, 0) for k in order)
         i = self.below(total)
         for k in order:
@@ -57,3 +71,9 @@ class Rng:
                 return k
             i -= c
         raise AssertionError("unreachable")
+
+
+#: While set (``perft.outcomes``, for the calls inside one ``with forcing(...)``), every draw is taken from
+#: it instead of from the seed: ``draw(n)`` answers a number in ``range(n)``, so a count can walk every
+#: outcome of a chance step. ``pick_weighted`` then draws among the distinct items held, not the copies.
+FORCED: ContextVar[Optional[Any]] = ContextVar("seafarers_rng_forced", default=None)

@@ -62,6 +62,22 @@ def sample(spec: dict, rng: Any) -> Action:
     return Action(spec["type"], spec["player"], _split(draw_cards(rng, spec["total"], pool)))
 
 
-RANGES = RangeKind(specs, admits, sample)
+def _pool(spec: dict) -> dict:
+    return {"total": spec["total"], "at_most": {**spec["resources"]["at_most"], **spec["commodities"]["at_most"]}}
+
+
+def count(spec: dict) -> int:
+    """The discards inside a range: every hand of ``total`` cards within the caps."""
+    from ...legal.counting import count_cards
+    return count_cards(_pool(spec))
+
+
+def members(spec: dict) -> Iterable[Action]:
+    from ...legal.counting import cards_of
+    for cards in cards_of(_pool(spec)):
+        yield Action(spec["type"], spec["player"], _split(cards))
+
+
+RANGES = RangeKind(specs, admits, sample, count=count, members=members)
 
 __all__ = ["RANGES", "specs", "admits", "sample"]

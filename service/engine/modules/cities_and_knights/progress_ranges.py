@@ -106,6 +106,69 @@ def sample(spec: dict, rng: Any) -> Action:
         rng, c["total"], c["at_most"]).items() if v} for q, c in spec["cards"].items()}})
 
 
-RANGES = RangeKind(specs, admits, sample)
+def _harbor_offers(spec: dict) -> Iterable[dict]:
+    """Each ``offers`` of a Commercial Harbor range once: one or more of the players listed, in order,
+    each offered one resource of its ``give`` (together within ``give_at_most``) and giving back one
+    commodity of its ``get`` (None when that list is empty)."""
+    qs = sorted(spec["offers"])
+
+    def walk(i: int, left: dict, chosen: dict) -> Iterable[dict]:
+        if i == len(qs):
+            if chosen:
+                yield dict(chosen)
+            return
+        yield from walk(i + 1, left, chosen)               # this player not asked
+        q, allowed = qs[i], spec["offers"][qs[i]]
+        for r in allowed["give"]:
+            if left.get(r, 0) <= 0:
+                continue
+            left[r] -= 1
+            for c in (allowed["get"] or [None]):
+                chosen[q] = {"give": r, "get": c}
+                yield from walk(i + 1, left, chosen)
+                del chosen[q]
+            left[r] += 1
+
+    yield from walk(0, dict(spec["give_at_most"]), {})
+
+
+def _gifts(spec: dict) -> Iterable[dict]:
+    from ...legal.counting import cards_of
+    qs = sorted(spec["cards"])
+
+    def walk(i: int, chosen: dict) -> Iterable[dict]:
+        if i == len(qs):
+            yield dict(chosen)
+            return
+        for g in cards_of(spec["cards"][qs[i]]):
+            chosen[qs[i]] = {k: v for k, v in g.items() if v}
+            yield from walk(i + 1, chosen)
+
+    yield from walk(0, {})
+
+
+def count(spec: dict) -> int:
+    """The plays inside a range (Saboteur, Wedding: the product over the players asked of the hands each
+    may give; the Commercial Harbor: its offers, each counted)."""
+    if spec["card"] == "commercial_harbor":
+        return sum(1 for _ in _harbor_offers(spec))
+    from ...legal.counting import count_cards
+    n = 1
+    for c in spec["cards"].values():
+        n *= count_cards(c)
+    return n
+
+
+def members(spec: dict) -> Iterable[Action]:
+    p, card = spec["player"], spec["card"]
+    if card == "commercial_harbor":
+        for offers in _harbor_offers(spec):
+            yield Action("play_progress", p, {"card": card, "offers": offers})
+        return
+    for gifts in _gifts(spec):
+        yield Action("play_progress", p, {"card": card, "cards": gifts})
+
+
+RANGES = RangeKind(specs, admits, sample, count=count, members=members)
 
 __all__ = ["RANGES", "RANGED_CARDS", "specs", "admits", "sample"]

@@ -67,7 +67,15 @@ def _gold_ranges() -> RangeKind:
     def sample(spec, rng):
         from .actions import gold_trade_sample
         return gold_trade_sample(spec, rng)
-    return RangeKind(specs, admits, sample)
+
+    def count(spec):
+        from .actions import gold_trade_count
+        return gold_trade_count(spec)
+
+    def members(spec):
+        from .actions import gold_trade_members
+        return gold_trade_members(spec)
+    return RangeKind(specs, admits, sample, count=count, members=members)
 
 
 _P = F(PLAYER, required=True)

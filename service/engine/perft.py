@@ -1,0 +1,399 @@
+"""Perft: the number of legal action sequences of a given depth from a position, split by first action.
+
+What is counted (``docs/perft.md`` states it for users):
+
+- The actions of a position are those of its legal-action list (``legal.legal_actions`` for the player
+  it names first: the player owing a discard, the next gold picker, else the current player), each
+  listed action once, and each range by the exact number of actions inside it
+  (``legal.counting.range_count``: counted, not enumerated). So ``perft(1)`` is the size of the list,
+  ranges counted.
+- An action whose result depends on chance (dice, a stolen or drawn card, a revealed hex, any draw the
+  engine makes from the seeded generator) is followed down every outcome it can have: the draws are
+  forced one by one through every value (``rng.FORCED``), and the outcomes giving the same position
+  (the generator's counter aside) are one branch. Decision D-perft-chance: a sequence of depth ``n`` is
+  ``n`` actions with the outcome of each action but the last; the last action counts once whatever its
+  outcome, as it counts once in the list. Hence ``perft(1)`` equals the list's size, and ``perft(2)``
+  from a position before the roll is the sum, over the roll's distinct outcomes, of the sizes of the
+  lists after them.
+- Positions reached by different orders (set-up placements that commute, trades undone) are counted
+  once per depth and their count reused (a transposition table keyed by the whole position).
+
+>>> from service.engine.scenarios import get_scenario
+>>> from service.engine.mapgraph import MapGraph
+>>> scen = get_scenario("base")
+>>> state = scen.new_game(3, seed=7)
+>>> graph = MapGraph.build(state.terrain_map())
+>>> perft(state, graph, scen, 1).count, perft(state, graph, scen, 2).count
+(54, 144)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, is_dataclass
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
+
+from .core import Action, Ctx
+from .legal import action_json, legal_actions
+from .legal.common import handler_for
+from .legal.counting import range_count, range_members
+from .mapgraph import MapGraph
+from .referee import settle
+from .rng import FORCED, Rng
+from .state import State
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .scenarios.base import Scenario
+
+#: The most ways of drawing an action's outcomes walked (its draws forced through every value); an
+#: action drawing more (a long shuffle) is not counted: :class:`Uncountable`.
+MAX_DRAW_PATHS = 4096
+#: Positions kept in the transposition table of one count (cleared when full).
+MAX_TABLE = 500_000
+
+
+class Uncountable(ValueError):
+    """The count cannot be made exactly: a range whose kind does not say how many actions it holds, or an
+    action with more ways of drawing its outcome than :data:`MAX_DRAW_PATHS`. ``where`` names the part of
+    the position (a JSON pointer below the state) or the action."""
+
+    def __init__(self, message: str, where: str = "/state") -> None:
+        super().__init__(message)
+        self.where = where
+
+
+@dataclass
+class Work:
+    """What a count did: legal-action lists made, actions applied (each outcome once), table hits."""
+    lists: int = 0
+    applies: int = 0
+    transpositions: int = 0
+
+
+@dataclass
+class Perft:
+    depth: int
+    count: int
+    #: With ``divide``: per first action (listed, or a whole range) its count; with chance outcomes and
+    #: depth 2 or more, per outcome too.
+    divide: Optional[list[dict[str, Any]]] = None
+    work: Work = field(default_factory=Work)
+
+
+# -- positions as keys ---------------------------------------------------------------------------------
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_BOARDS: dict[int, tuple[Any, Any]] = {}
+
+
+def _freeze(v: Any) -> Any:
+    t = type(v)
+    if t is int or t is str or t is bool or t is float or v is None:
+        return v
+    if t is dict:
+        items = [(k, _freeze(x)) for k, x in v.items()]
+        try:
+            items.sort()
+        except TypeError:
+            items.sort(key=repr)
+        return ("{", tuple(items))
+    if t is list or t is tuple:
+        return tuple(_freeze(x) for x in v)
+    if is_dataclass(v):
+        names = _FIELDS.get(t)
+        if names is None:
+            names = _FIELDS[t] = tuple(f.name for f in fields(v))
+        return tuple(_freeze(getattr(v, n)) for n in names)
+    if isinstance(v, tuple):                    # a named tuple (a tile)
+        return tuple(_freeze(x) for x in v)
+    return repr(v)
+
+
+def _board(d: dict) -> Any:
+    """The key of a board dict (hexes, harbours): shared between positions, so kept by identity."""
+    hit = _BOARDS.get(id(d))
+    if hit is not None and hit[0] is d:
+        return hit[1]
+    if len(_BOARDS) > 256:
+        _BOARDS.clear()
+    key = _freeze(d)
+    _BOARDS[id(d)] = (d, key)
+    return key
+
+
+_SKIP = ("hexes", "harbors", "rng_counter")
+
+
+def position_key(state: State, counter: bool = True) -> tuple:
+    """Everything of a position, as a hashable value; with ``counter`` False the generator's counter is
+    left out (outcomes of one action differing only in how many draws they took are one)."""
+    names = _FIELDS.get(State)
+    if names is None:
+        names = _FIELDS[State] = tuple(f.name for f in fields(State) if f.name not in _SKIP)
+    return (_board(state.hexes), _board(state.harbors), state.rng_counter if counter else None,
+            *[_freeze(getattr(state, n)) for n in names])
+
+
+# -- chance --------------------------------------------------------------------------------------------
+
+class _Draws:
+    """The forced values of one walk: the ``prefix`` given, then 0; records how many values each draw had."""
+
+    __slots__ = ("prefix", "arity")
+
+    def __init__(self, prefix: tuple[int, ...]) -> None:
+        self.prefix, self.arity = prefix, []
+
+    def draw(self, n: int) -> int:
+        i = len(self.arity)
+        self.arity.append(n)
+        return self.prefix[i] if i < len(self.prefix) else 0
+
+
+@dataclass
+class Outcome:
+    state: State
+    graph: MapGraph
+    events: list[dict]
+
+
+def outcomes(state: State, action: Action, graph: MapGraph, scenario: "Scenario") -> list[Outcome]:
+    """Every distinct position ``action`` (legal in ``state``) can lead to: one for an action drawing
+    nothing, else one per distinct result of forcing its draws through every value (first found first)."""
+    h = handler_for(scenario, action.type)
+    found: dict[tuple, Outcome] = {}
+    first: Optional[Outcome] = None
+    stack: list[tuple[int, ...]] = [()]
+    walked = 0
+    while stack:
+        prefix = stack.pop()
+        walked += 1
+        if walked > MAX_DRAW_PATHS:
+            raise Uncountable(f"{action.type} draws its outcome in more than {MAX_DRAW_PATHS} ways; "
+                              "perft does not count past it", "/state")
+        draws = _Draws(prefix)
+        token = FORCED.set(draws)
+        try:
+            ctx = Ctx(state, action, graph, scenario)
+            s, g, _ = settle(ctx, h, graph)
+        finally:
+            FORCED.reset(token)
+        out = Outcome(s, g, ctx.events)
+        if not draws.arity:                     # no chance: the one outcome
+            return [out]
+        if first is None:
+            first = out
+        found.setdefault(position_key(s, counter=False), out)
+        chosen = prefix + (0,) * (len(draws.arity) - len(prefix))
+        for j in range(len(draws.arity) - 1, len(prefix) - 1, -1):
+            for k in range(draws.arity[j] - 1, 0, -1):
+                stack.append(chosen[:j] + (k,))
+    return list(found.values())
+
+
+# -- the count -----------------------------------------------------------------------------------------
+
+def _moves(la) -> Iterator[tuple[Optional[dict], Action]]:
+    """Each action of a list: the listed ones, then each range's members (with its spec)."""
+    for t in sorted(la.actions):
+        for a in la.actions[t]:
+            yield None, a
+    for t in sorted(la.ranges):
+        for spec in la.ranges[t]:
+            members = range_members(spec)
+            if members is None:
+                raise Uncountable(f"perft cannot go past a range of {t}: its kind does not list its members")
+            for a in members:
+                yield spec, a
+
+
+def list_size(la) -> int:
+    """The number of actions a legal-action list describes: each listed one, each range by its count."""
+    n = la.count
+    for t, specs in la.ranges.items():
+        for spec in specs:
+            c = range_count(spec)
+            if c is None:
+                raise Uncountable(f"perft cannot count a range of {t}: its kind does not say how many "
+                                  "actions it holds")
+            n += c
+    return n
+
+
+class _Counter:
+    def __init__(self, scenario: "Scenario", tick: Optional[Callable[[], None]], table: bool = True) -> None:
+        self.scenario, self.tick, self.use_table = scenario, tick, table
+        self.table: dict[tuple, int] = {}
+        self.work = Work()
+
+    def count(self, state: State, graph: MapGraph, depth: int) -> int:
+        key = None
+        if depth >= 2 and self.use_table:          # a leaf's list costs less than its key
+            key = (position_key(state), depth)
+            hit = self.table.get(key)
+            if hit is not None:
+                self.work.transpositions += 1
+                return hit
+        n = self._count(state, graph, depth)
+        if key is not None:
+            if len(self.table) >= MAX_TABLE:
+                self.table.clear()
+            self.table[key] = n
+        return n
+
+    def _count(self, state: State, graph: MapGraph, depth: int) -> int:
+        if depth == 0:
+            return 1
+        if self.tick is not None:
+            self.tick()
+        la = legal_actions(state, graph, self.scenario)
+        self.work.lists += 1
+        if depth == 1:
+            return list_size(la)
+        total = 0
+        for _, a in _moves(la):
+            for o in self.outcomes(state, a, graph):
+                total += self.count(o.state, o.graph, depth - 1)
+        return total
+
+    def outcomes(self, state: State, a: Action, graph: MapGraph) -> list[Outcome]:
+        outs = outcomes(state, a, graph, self.scenario)
+        self.work.applies += len(outs)
+        return outs
+
+
+def perft(state: State, graph: MapGraph, scenario: "Scenario", depth: int, divide: bool = False,
+          tick: Optional[Callable[[], None]] = None, transpositions: bool = True) -> Perft:
+    """The number of legal action sequences of ``depth`` from ``state`` (see the module's docstring);
+    with ``divide``, split by first action. ``tick`` is called once per list made (the service passes
+    the request budget's check); ``transpositions`` False counts every position reached however often
+    (the reference the table is tested against). The posted state is never changed."""
+    if depth < 0:
+        raise ValueError("depth must be at least 0")
+    c = _Counter(scenario, tick, transpositions)
+    if not divide or depth == 0:
+        return Perft(depth, c.count(state, graph, depth), None, c.work)
+    la = legal_actions(state, graph, scenario)
+    c.work.lists += 1
+    rows: list[dict[str, Any]] = []
+    for t in sorted(la.actions):
+        for a in la.actions[t]:
+            row: dict[str, Any] = {"action": action_json(a)}
+            if depth == 1:
+                row["count"] = 1
+            else:
+                outs = c.outcomes(state, a, graph)
+                counts = [c.count(o.state, o.graph, depth - 1) for o in outs]
+                row["count"] = sum(counts)
+                if len(outs) > 1:
+                    row["outcomes"] = _outcome_rows(outs, counts)
+            rows.append(row)
+    for t in sorted(la.ranges):
+        for spec in la.ranges[t]:
+            row = {"range": spec}
+            if depth == 1:
+                n = range_count(spec)
+                if n is None:
+                    raise Uncountable(f"perft cannot count a range of {t}: its kind does not say how many "
+                                      "actions it holds")
+                row["count"] = n
+            else:
+                members = range_members(spec)
+                if members is None:
+                    raise Uncountable(f"perft cannot go past a range of {t}: its kind does not list its members")
+                n = 0
+                for a in members:
+                    for o in c.outcomes(state, a, graph):
+                        n += c.count(o.state, o.graph, depth - 1)
+                row["count"] = n
+            rows.append(row)
+    return Perft(depth, sum(r["count"] for r in rows), rows, c.work)
+
+
+def _outcome_rows(outs: list[Outcome], counts: list[int]) -> list[dict[str, Any]]:
+    """Per outcome its count, named by the events that tell it from the other outcomes."""
+    keyed = [[repr(sorted(e.items())) for e in o.events] for o in outs]
+    common = set(keyed[0]).intersection(*keyed[1:])
+    return [{"events": [e for e, k in zip(o.events, ks) if k not in common], "count": n}
+            for o, ks, n in zip(outs, keyed, counts)]
+
+
+# -- the work a count would take, before it starts ----------------------------------------------------
+
+@dataclass
+class Estimate:
+    """Per depth ``d`` (index ``d - 1``): the positions whose list a count of that depth makes and the
+    actions it applies, estimated by random descents (Knuth's estimator: the product of the branching
+    met on a random path), and the seconds that work would take at the pace the descents had."""
+    lists: list[float]
+    applies: list[float]
+    seconds: list[float]
+
+    def deepest_within(self, seconds: float) -> int:
+        """The largest depth whose estimate fits in ``seconds`` (at least 1: one list is always made)."""
+        best = 1
+        for d, s in enumerate(self.seconds, start=1):
+            if s <= seconds:
+                best = d
+        return best
+
+
+def estimate(state: State, graph: MapGraph, scenario: "Scenario", depth: int, clock: Callable[[], float],
+             probes: int = 6, seed: int = 0x5EAF) -> Estimate:
+    """The work of counting to each depth up to ``depth``, from ``probes`` random descents of ``depth - 1``
+    actions (seeded: the same position gives the same estimate). Each step of a descent makes the list,
+    picks an action uniformly among those it describes (a range's members through its kind) and an
+    outcome uniformly among the action's."""
+    rng = Rng(seed, 0)
+    per_list: list[float] = []
+    per_apply: list[float] = []
+    level = [0.0] * (depth + 1)             # positions at each level, summed over the probes
+    for _ in range(probes):
+        s, g, weight = state, graph, 1.0
+        for lv in range(depth):
+            level[lv] += weight
+            if lv == depth - 1:
+                break
+            t0 = clock()
+            la = legal_actions(s, g, scenario)
+            per_list.append(clock() - t0)
+            size = list_size(la)
+            if not size:
+                break
+            a = _pick(la, rng.below(size))
+            t0 = clock()
+            outs = outcomes(s, a, g, scenario)
+            o = outs[rng.below(len(outs))]
+            position_key(o.state)               # what the count does with each position it reaches
+            per_apply.append((clock() - t0) / len(outs))
+            weight *= size * len(outs)
+            s, g = o.state, o.graph
+    nodes = [x / probes for x in level]
+    t_list = (sum(per_list) / len(per_list)) if per_list else 0.0
+    t_apply = (sum(per_apply) / len(per_apply)) if per_apply else 0.0
+    lists, applies, seconds = [], [], []
+    for d in range(1, depth + 1):
+        ls = sum(nodes[:d])                 # the positions of levels 0..d-1 make a list
+        ap = sum(nodes[1:d])                # the positions of levels 1..d-1 are reached by an apply
+        lists.append(ls)
+        applies.append(ap)
+        seconds.append(ls * t_list + ap * t_apply)
+    return Estimate(lists, applies, seconds)
+
+
+def _pick(la, i: int) -> Action:
+    """The ``i``-th action a list describes (listed ones in type order, then each range's members)."""
+    for t in sorted(la.actions):
+        acts = la.actions[t]
+        if i < len(acts):
+            return acts[i]
+        i -= len(acts)
+    for t in sorted(la.ranges):
+        for spec in la.ranges[t]:
+            n = range_count(spec) or 0
+            if i < n:
+                members = range_members(spec)
+                for j, a in enumerate(members or ()):
+                    if j == i:
+                        return a
+            i -= n
+    raise IndexError("no such action")
+

@@ -1,0 +1,354 @@
+"""Perft (``engine/perft.py``, ``POST /v1/perft``, ``docs/perft.md``).
+
+- The published set-up tables: the first depths of every row of ``tests/fixtures/perft_tables.json``
+  (written by ``bench/perft_tables.py``) are counted again.
+- perft(1) of a position is the number of actions ``POST /v1/legal-actions`` describes, ranges counted:
+  on positions of seeded random games of several scenarios (C&K and GOLD included), each range of the
+  engine's types counted again by brute force (every hand within its caps, kept when ``range_admits``
+  takes it), a module's ranges by their members, each member inside its range and a sample of them legal.
+- Chance: the roll's outcomes are the 36 dice pairs, each counted as the roll posted with those dice; a
+  theft's outcomes are the kinds the victim holds.
+- Transpositions change no count; the posted state is not changed; the work is checked before a count
+  starts (a 422 naming ``/depth`` and the largest depth that fits).
+"""
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+from service.engine.core import Action
+from service.engine.legal import is_legal, legal_actions, range_admits
+from service.engine.legal.counting import count_cards, domestic_count, range_count, range_members
+from service.engine.mapgraph import MapGraph
+from service.engine.module import RANGE_KINDS
+from service.engine.perft import Uncountable, list_size, outcomes, perft, position_key
+from service.engine.referee import adjudicate
+from service.engine.scenarios import get_scenario, with_expansions
+from service.engine.selfplay import play_game
+
+TABLE = json.loads((Path(__file__).parent / "fixtures" / "perft_tables.json").read_text(encoding="utf-8"))
+CK = "cities_and_knights"
+#: The depths of each row counted again here: 1, 2 and those making at most this many legal-action lists.
+MAX_LISTS = 250
+
+
+def _start(sid: str, n: int, options: dict, seed: int):
+    scen = with_expansions(get_scenario(sid), options or None)
+    state = scen.new_game(n, seed, options) if options else scen.new_game(n, seed)
+    return state, MapGraph.build(state.terrain_map()), scen
+
+
+def _row_id(row: dict) -> str:
+    return f"{row['scenario']}/{row['players']}" + ("+ck" if row["options"].get(CK) else "")
+
+
+def test_every_scenario_and_player_count_has_a_row():
+    from service.engine.selfplay import playable_scenarios
+    rows = {(r["scenario"], r["players"]) for r in TABLE["rows"]}
+    assert set(playable_scenarios()) <= rows
+    assert all(len(r["counts"]) >= 2 for r in TABLE["rows"])
+
+
+@pytest.mark.parametrize("row", TABLE["rows"], ids=_row_id)
+def test_published_setup_counts_hold(row):
+    state, graph, scen = _start(row["scenario"], row["players"], row["options"], row["seed"])
+    for d, expected in enumerate(row["counts"], start=1):
+        if d > 2 and 1 + sum(row["counts"][:d - 1]) > MAX_LISTS:   # the lists a count of depth d makes
+            break
+        assert perft(state, graph, scen, d).count == expected, f"perft({d})"
+
+
+def test_base_setup_counts_match_the_independent_count():
+    """bench/perft_catanatron.py counted the base game's set-up with another engine: 54, 144, 7236, 19248
+    for 3 and 4 players (the set-up's first round depends on the board's shape only)."""
+    for row in TABLE["rows"]:
+        if row["scenario"] == "base" and not row["options"]:
+            assert row["counts"][:4] == [54, 144, 7236, 19248]
+
+
+# -- perft(1) is the legal-action list's size ---------------------------------------------------------
+
+GAMES = [("base", 3, None, 3), ("base", 4, {CK: True}, 5), ("SC01", 4, None, 2), ("GOLD", 3, None, 4),
+         ("DIAM", 4, None, 6), ("TDE1", 3, None, 7), ("SC08", 3, None, 8), ("TDE5", 3, None, 9)]
+EVERY = 9
+ACTIONS = 160
+
+
+def _positions(sid, n, options, seed):
+    scen = with_expansions(get_scenario(sid), options)
+    out = []
+
+    def on_step(state, action, verdict):
+        if len(out) < 200:
+            out.append(state)
+
+    play_game(sid, n, seed, max_actions=ACTIONS, check=False, on_step=on_step, options=options)
+    return scen, out[::EVERY][1:]
+
+
+def _hands(side: dict):
+    kinds = list(side["at_most"])
+    for counts in itertools.product(*[range(side["at_most"][k] + 1) for k in kinds]):
+        yield dict(zip(kinds, counts))
+
+
+def _brute_size(side: dict) -> int:
+    n = 1
+    for c in side["at_most"].values():
+        n *= c + 1
+    return n
+
+
+def _brute(spec: dict, p: int):
+    """The actions inside an engine range, by trying every hand within the caps (None when too many)."""
+    t = spec["type"]
+    if t == "domestic_trade":
+        if _brute_size(spec["give"]) * _brute_size(spec["get"]) > 40_000:
+            return None
+        n = 0
+        for give in _hands(spec["give"]):
+            for get in _hands(spec["get"]):
+                a = Action(t, p, {"partner": spec["partner"], "give": give, "get": get, "accepted": True})
+                n += range_admits(t, spec, a)
+        return n
+    if _brute_size(spec["resources"]) > 40_000:
+        return None
+    return sum(range_admits(t, spec, Action(t, p, {"resources": h})) for h in _hands(spec["resources"]))
+
+
+def _members_checked(state, graph, scen, spec, positional):
+    members = list(range_members(spec))
+    keys = [json.dumps(a.params, sort_keys=True, default=str) for a in members]
+    assert len(set(keys)) == len(keys), "a member listed twice"
+    for a in members:
+        args = (state, graph, scen) if positional else ()
+        assert range_admits(spec["type"], spec, a, *args)
+    for a in members[:: max(1, len(members) // 12)]:
+        assert is_legal(state, a, graph, scen), a
+    return len(members)
+
+
+@pytest.mark.parametrize("sid,n,options,seed", GAMES, ids=[f"{g[0]}/{g[1]}{'+ck' if g[2] else ''}" for g in GAMES])
+def test_perft1_is_the_size_of_the_legal_action_list(client, sid, n, options, seed):
+    from service.api.codec import dump_state
+    scen, positions = _positions(sid, n, options, seed)
+    assert len(positions) >= 10
+    ranged = 0
+    for state in positions:
+        graph = MapGraph.build(state.terrain_map())
+        body = {"state": dump_state(state)}
+        listed = client.post("/v1/legal-actions", json=body).get_json()
+        answer = client.post("/v1/perft", json={**body, "depth": 1})
+        uncountable = [t for t, specs in listed["ranges"].items() if RANGE_KINDS.get(t) and
+                       RANGE_KINDS[t].count is None]
+        if uncountable:                 # C&K's roll ranges: refused, naming the state
+            assert answer.status_code == 422, answer.get_json()
+            assert answer.get_json()["errors"][0]["pointer"] == "/state"
+            continue
+        assert answer.status_code == 200, answer.get_json()
+        size = listed["count"]
+        for t, specs in listed["ranges"].items():
+            kind = RANGE_KINDS.get(t)
+            for spec in specs:
+                ranged += 1
+                counted = range_count(spec)
+                if kind is None:
+                    brute = _brute(spec, listed["player"])
+                    if brute is not None:
+                        assert counted == brute, spec
+                if counted <= 3000:
+                    assert _members_checked(state, graph, scen, spec, bool(kind and kind.positional)) == counted
+                size += counted
+        assert answer.get_json()["count"] == size
+        assert answer.get_json()["player"] == listed["player"]
+    assert ranged or sid in ("SC01", "SC08", "DIAM", "TDE1", "TDE5")
+
+
+def test_domestic_count_by_hand():
+    # 1 brick to give, 2 wool to get: give 1 brick, get 1 or 2 wool
+    assert domestic_count({"give": {"at_least": 1, "at_most": {"brick": 1}},
+                           "get": {"at_least": 1, "at_most": {"wool": 2}}}) == 2
+    # the same kind on both sides: give brick or get brick, never both, each side at least one card
+    spec = {"give": {"at_least": 1, "at_most": {"brick": 1, "ore": 1}},
+            "get": {"at_least": 1, "at_most": {"brick": 1, "ore": 1}}}
+    assert domestic_count(spec) == 2     # brick for ore, ore for brick
+    assert count_cards({"total": 7, "at_most": {"a": 3, "b": 3}}) == 0
+    assert count_cards({"multiple_of": 3, "at_least": 3, "total_at_most": 6, "at_most": {"a": 6}}) == 2
+
+
+# -- chance ------------------------------------------------------------------------------------------
+
+def _main_before_roll(sid="base", n=3, seed=11):
+    found = []
+
+    def on_step(state, action, verdict):
+        if not found and state.phase == "roll" and state.turn > 3:
+            found.append(state)
+
+    play_game(sid, n, seed, max_actions=200, check=False, on_step=on_step)
+    return found[0]
+
+
+def test_a_roll_branches_on_every_dice_pair():
+    scen = get_scenario("base")
+    state = _main_before_roll()
+    graph = MapGraph.build(state.terrain_map())
+    r = perft(state, graph, scen, 2, divide=True)
+    (roll,) = [row for row in r.divide if row["action"]["type"] == "roll"]
+    assert len(roll["outcomes"]) == 36
+    by_dice = {}
+    for o in roll["outcomes"]:
+        (ev,) = [e for e in o["events"] if e["type"] == "rolled"]
+        by_dice[tuple(ev["dice"])] = o["count"]
+    assert len(by_dice) == 36
+    p = state.current_player
+    for dice, count in by_dice.items():
+        v = adjudicate(state, Action("roll", p, {"dice": list(dice)}), graph, scen)
+        assert v.legal
+        assert count == list_size(legal_actions(v.state, graph, scen))
+    assert roll["count"] == sum(by_dice.values())
+    assert r.count == sum(row["count"] for row in r.divide)
+
+
+def test_a_theft_branches_on_every_kind_the_victim_holds():
+    scen = get_scenario("base")
+    seen = 0
+    for seed in range(20, 40):
+        states = []
+        play_game("base", 3, seed, max_actions=200, check=False,
+                  on_step=lambda s, a, v: states.append(s) if s.phase == "robber" else None)
+        for state in states[:3]:
+            graph = MapGraph.build(state.terrain_map())
+            for acts in legal_actions(state, graph, scen).actions.values():
+                for a in acts:
+                    victim = a.get("steal_from")
+                    if victim is None:
+                        continue
+                    kinds = [k for k, c in state.players[victim].resources.items() if c > 0]
+                    outs = outcomes(state, a, graph, scen)
+                    assert len(outs) == max(1, len(kinds))
+                    if len(kinds) > 1:
+                        seen += 1
+        if seen >= 3:
+            break
+    assert seen >= 3
+
+
+# -- transpositions, the posted state, the work checked first ---------------------------------------
+
+def test_transpositions_change_no_count():
+    state = _main_before_roll(seed=13)
+    scen = get_scenario("base")
+    graph = MapGraph.build(state.terrain_map())
+    before = position_key(state)
+    with_table = perft(state, graph, scen, 3)
+    without = perft(state, graph, scen, 3, transpositions=False)
+    assert with_table.count == without.count
+    assert without.work.transpositions == 0
+    assert position_key(state) == before
+    setup, g, s = _start("base", 3, {}, 1)
+    assert perft(setup, g, s, 3).count == perft(setup, g, s, 3, transpositions=False).count
+
+
+def test_a_depth_over_the_budget_is_refused_before_it_starts(client):
+    state = client.post("/v1/games", json={"scenario": "base", "players": 3, "seed": 1}).get_json()["state"]
+    posted = json.dumps(state, sort_keys=True)
+    r = client.post("/v1/perft", json={"state": state, "depth": 12})
+    assert r.status_code == 422
+    err = r.get_json()["errors"][0]
+    assert err["pointer"] == "/depth"
+    fits = int(err["detail"].rsplit("largest depth that fits is ", 1)[1])
+    assert 3 <= fits < 12
+    ok = client.post("/v1/perft", json={"state": state, "depth": 3, "divide": True}).get_json()
+    assert ok["count"] == 7236 and sum(row["count"] for row in ok["divide"]) == 7236
+    assert len(ok["divide"]) == 54
+    assert json.dumps(state, sort_keys=True) == posted
+
+
+@pytest.mark.parametrize("body,pointer", [
+    ({"depth": 1}, "/state"),
+    ({"depth": -1}, "/depth"),
+    ({"depth": 17}, "/depth"),
+    ({"depth": True}, "/depth"),
+    ({"depth": 1, "divide": "yes"}, "/divide"),
+    ({"depth": 1, "extra": 1}, "/extra"),
+])
+def test_bad_requests_name_the_field(client, body, pointer):
+    state = client.post("/v1/games", json={"scenario": "base", "players": 3, "seed": 1}).get_json()["state"]
+    if pointer != "/state":
+        body = {"state": state, **body}
+    r = client.post("/v1/perft", json=body)
+    assert r.status_code == 422
+    assert r.headers["Content-Type"].startswith("application/problem+json")
+    assert any(e["pointer"] == pointer for e in r.get_json()["errors"])
+
+
+def test_uncountable_is_a_value_error_naming_where():
+    e = Uncountable("x")
+    assert isinstance(e, ValueError) and e.where == "/state"
+
+
+# -- every kind of range met in play ------------------------------------------------------------------
+
+#: (scenario, players, options, seed, step of the seeded game, range type, card): a position whose list
+#: holds that kind of range (found by playing the game; the play is seeded, so the step is fixed).
+RANGE_CASES = [
+    ("base", 4, {CK: True}, 5, 112, "play_progress", "commercial_harbor"),
+    ("base", 4, {CK: True}, 5, 33, "discard_cards", None),
+    ("TDE5", 4, None, 2, 158, "play_progress", "wedding"),
+    ("TDE5", 4, None, 2, 345, "play_progress", "saboteur"),
+    ("base", 3, None, 4, 85, "play_year_of_plenty", None),
+    ("base", 3, None, 4, 194, "discard", None),
+    ("SC01", 3, None, 3, 50, "discard", None),
+]
+
+
+def _at_step(sid, n, options, seed, step):
+    states = []
+    play_game(sid, n, seed, max_actions=step + 1, check=False, options=options,
+              on_step=lambda s, a, v: states.append(s))
+    return with_expansions(get_scenario(sid), options), states[step]
+
+
+@pytest.mark.parametrize("sid,n,options,seed,step,type_,card", RANGE_CASES,
+                         ids=[f"{c[0]}-{c[5]}-{c[6] or ''}" for c in RANGE_CASES])
+def test_perft1_counts_every_kind_of_range(client, sid, n, options, seed, step, type_, card):
+    from service.api.codec import dump_state
+    scen, state = _at_step(sid, n, options, seed, step)
+    graph = MapGraph.build(state.terrain_map())
+    body = {"state": dump_state(state)}
+    listed = client.post("/v1/legal-actions", json=body).get_json()
+    specs = [s for s in listed["ranges"].get(type_, []) if s.get("card") == card]
+    assert specs, f"no range of {type_} {card or ''} at step {step}"
+    size = listed["count"]
+    for t, group in listed["ranges"].items():
+        kind = RANGE_KINDS.get(t)
+        for spec in group:
+            counted = range_count(spec)
+            if kind is None:
+                brute = _brute(spec, listed["player"])
+                if brute is not None:
+                    assert counted == brute, spec
+            if counted <= 3000:
+                assert _members_checked(state, graph, scen, spec, bool(kind and kind.positional)) == counted
+            size += counted
+    assert client.post("/v1/perft", json={**body, "depth": 1}).get_json()["count"] == size
+    two = client.post("/v1/perft", json={**body, "depth": 2, "divide": True}).get_json()
+    assert two["count"] == sum(row["count"] for row in two["divide"])
+    rows = [row for row in two["divide"] if "range" in row and row["range"]["type"] == type_]
+    assert len(rows) == len(listed["ranges"][type_])
+
+
+def test_a_range_perft_cannot_count_is_refused_naming_the_state(client, monkeypatch):
+    import dataclasses
+    from service.api.codec import dump_state
+    scen, state = _at_step("base", 4, {CK: True}, 5, 33)
+    kind = RANGE_KINDS["discard_cards"]
+    monkeypatch.setitem(RANGE_KINDS, "discard_cards", dataclasses.replace(kind, count=None, members=None))
+    r = client.post("/v1/perft", json={"state": dump_state(state), "depth": 1})
+    assert r.status_code == 422
+    assert r.get_json()["errors"][0]["pointer"] == "/state"
+    assert "discard_cards" in r.get_json()["errors"][0]["detail"]
