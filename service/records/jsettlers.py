@@ -261,11 +261,15 @@ def board_v3(layout: dict, opts: dict[str, str], pointer: str, provenance: list)
     return b
 
 
-def seat_map(seats: list, pointer: str) -> list[int]:
-    """JSettlers2 seat numbers of the seated players, in order: our player i is seat ``seat_map[i]``."""
+def seat_map(seats: list, pointer: str, first: Any = None) -> list[int]:
+    """JSettlers2 seat numbers of the seated players, in turn order from the first player (our player 0
+    starts, BASE-SETUP-1): our player i is seat ``seat_map(...)[i]``."""
     out = [i for i, s in enumerate(seats) if isinstance(s, dict) and not s.get("isSeatVacant", False)]
     if not 3 <= len(out) <= 4:
         raise unsupported(pointer, f"{len(out)} seated players: we play 3 or 4")
+    if first in out:
+        k = out.index(first)
+        out = out[k:] + out[:k]
     return out
 
 
@@ -297,7 +301,8 @@ def import_save(save: Any, pointer: str = "/record") -> dict[str, Any]:
     if len(seats) > 6:
         raise malformed(f"{pointer}/playerSeats", "at most 6 seats")
     opts = parse_options(_need(save, "gameOptions", str, pointer), f"{pointer}/gameOptions")
-    seated = seat_map(seats, f"{pointer}/playerSeats")
+    els0 = save.get("elements") if isinstance(save.get("elements"), dict) else {}
+    seated = seat_map(seats, f"{pointer}/playerSeats", els0.get("FIRST_PLAYER"))
     if len(seats) != 4:
         raise unsupported(f"{pointer}/playerSeats", f"{len(seats)} seats: a 6-player game, we play 3 or 4 players")
     sid, vp = check_options(opts, len(seated), f"{pointer}/gameOptions", prov)

@@ -77,7 +77,8 @@ def check(rec: Any, pointer: str = "/record") -> dict:
         raise malformed(f"{pointer}/format", f"must be {FORMAT!r}")
     if rec.get("version") != VERSION:
         raise unsupported(f"{pointer}/version", f"record version {rec.get('version')!r} is not one we read ({VERSION})")
-    allowed = {"format", "version", "header", "initial", "actions", "sources", "stated", "digests", "provenance"}
+    allowed = {"format", "version", "header", "initial", "actions", "sources", "stated", "checks", "digests",
+               "provenance"}
     for k in rec:
         if k not in allowed:
             raise malformed(f"{pointer}/{k}", "unknown field")
@@ -88,6 +89,14 @@ def check(rec: Any, pointer: str = "/record") -> dict:
     acts = rec.get("actions")
     if not isinstance(acts, list) or len(acts) > MAX_ACTIONS:
         raise malformed(f"{pointer}/actions", f"must be a list of at most {MAX_ACTIONS} actions")
+    chk = rec.get("checks")
+    if chk is not None:
+        if not isinstance(chk, list) or len(chk) > MAX_ACTIONS:
+            raise malformed(f"{pointer}/checks", f"must be a list of at most {MAX_ACTIONS} checks")
+        for i, c in enumerate(chk):
+            if (not isinstance(c, dict) or type(c.get("after")) is not int or type(c.get("player")) is not int
+                    or not isinstance(c.get("resources"), dict)):
+                raise malformed(f"{pointer}/checks/{i}", "a check is {after, player, resources[, line]}")
     src = rec.get("sources")
     if src is not None and (not isinstance(src, list) or len(src) != len(acts)):
         raise malformed(f"{pointer}/sources", "one source (line or index) per action")
@@ -95,7 +104,8 @@ def check(rec: Any, pointer: str = "/record") -> dict:
 
 
 def new_record(initial: dict, actions: list[dict], *, source: Optional[dict] = None, sources: Optional[list] = None,
-               stated: Optional[dict] = None, seed: Optional[int] = None, provenance: Optional[list] = None) -> dict:
+               stated: Optional[dict] = None, seed: Optional[int] = None, provenance: Optional[list] = None,
+               checks: Optional[list] = None) -> dict:
     rec: dict[str, Any] = {
         "format": FORMAT, "version": VERSION,
         "header": {"scenario": initial.get("scenario"), "players": len(initial.get("players") or []),
@@ -107,6 +117,8 @@ def new_record(initial: dict, actions: list[dict], *, source: Optional[dict] = N
         rec["sources"] = sources
     if stated is not None:
         rec["stated"] = stated
+    if checks:
+        rec["checks"] = checks
     if provenance:
         rec["provenance"] = provenance
     return rec
@@ -131,7 +143,7 @@ def write_text(rec: dict) -> str:
         #final-digest sha256:...
     """
     lines = [f"{TEXT_MAGIC} {rec['version']}", f"#header {_val(rec['header'])}", f"#initial {_val(rec['initial'])}"]
-    for key in ("stated", "provenance"):
+    for key in ("stated", "checks", "provenance"):
         if key in rec:
             lines.append(f"#{key} {_val(rec[key])}")
     dg = rec.get("digests") or {}
@@ -179,7 +191,7 @@ def read_text(text: str, pointer: str = "/record") -> dict:
             raise malformed(pointer, f"more than {MAX_ACTIONS} actions", n)
         if line.startswith("#"):
             key, _, v = line[1:].partition(" ")
-            if key in ("header", "initial", "stated", "provenance"):
+            if key in ("header", "initial", "stated", "checks", "provenance"):
                 rec[key] = load(v, n)
             elif key in ("initial-digest", "final-digest"):
                 digests[key.split("-")[0]] = v

@@ -44,7 +44,8 @@ def replay_record(rec: dict, cache: Any, *, budget: Any = None, pointer: str = "
     (``"record"``): written by ``record.write_json`` it is the same bytes however often it is replayed."""
     state, graph = parse_state(rec["initial"], cache, f"{pointer}/initial")
     actions = [parse_action(a, state, f"{pointer}/actions/{i}") for i, a in enumerate(rec["actions"])]
-    r = replay(state, actions, graph, on_illegal="stop", digests="each", events=True, budget=budget)
+    checks = sorted(rec.get("checks") or [], key=lambda c: c["after"])
+    r, check_disagreements = _replay_checked(state, actions, graph, checks, budget)
     sources = rec.get("sources")
     steps = [s.get("digest") for s in r.steps if s.get("legal")]
     written = []
@@ -63,7 +64,7 @@ def replay_record(rec: dict, cache: Any, *, budget: Any = None, pointer: str = "
     final = r.final
     derived = derive(final, r.graph or graph, scenario_of(final))
     stated = rec.get("stated")
-    disagreements = compare(stated, derived, final) if stated and first is None else []
+    disagreements = check_disagreements + (compare(stated, derived, final) if stated and first is None else [])
     out_rec = dict(rec)
     out_rec["initial"] = dump_state(state)
     out_rec["actions"] = written
@@ -72,6 +73,41 @@ def replay_record(rec: dict, cache: Any, *, budget: Any = None, pointer: str = "
     return {"actions": len(actions), "applied": r.applied, "all_legal": first is None, "first_illegal": first,
             "final": {"digest": state_digest(final), "derived": derived}, "stated": stated,
             "disagreements": disagreements, "record": out_rec}
+
+
+def _replay_checked(state: Any, actions: list, graph: Any, checks: list[dict], budget: Any) -> tuple[Any, list]:
+    """``replay`` in parts, cut where the record states a player's hand (``checks``: after how many actions,
+    the player, the resources), comparing ours there. The parts are judged by the one replay loop; their
+    steps, digests and final position are those of a replay in one go."""
+    out: list[dict] = []
+    cuts = sorted({c["after"] for c in checks if 0 <= c["after"] <= len(actions)})
+    total = None
+    cur, g, start = state, graph, 0
+    for cut in cuts + [len(actions)]:
+        r = replay(cur, actions[start:cut], g, on_illegal="stop", digests="each", events=True, budget=budget)
+        for st in r.steps:
+            st["index"] += start
+        if total is None:
+            total = r
+        else:
+            total.steps += r.steps
+            total.applied += r.applied
+            if r.first_illegal is not None:
+                r.first_illegal["index"] += start
+                total.first_illegal = r.first_illegal
+            total.final, total.graph = r.final, r.graph
+        cur, g = r.final, r.graph or g
+        if total.first_illegal is not None:
+            break
+        for c in checks:
+            if c["after"] == cut:
+                ours = {k: v for k, v in cur.players[c["player"]].resources.items() if v}
+                theirs = {k: v for k, v in c["resources"].items() if v}
+                if ours != theirs:
+                    out.append({"value": f"resources/{c['player']}", "after": cut, "source": c.get("line"),
+                                "record": theirs, "ours": ours})
+        start = cut
+    return total, out
 
 
 def compare(stated: dict, derived: dict, final: Any) -> list[dict]:
