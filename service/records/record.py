@@ -142,10 +142,11 @@ def write_text(rec: dict) -> str:
         ...
         #final-digest sha256:...
     """
-    lines = [f"{TEXT_MAGIC} {rec['version']}", f"#header {_val(rec['header'])}", f"#initial {_val(rec['initial'])}"]
+    lines = [f"{TEXT_MAGIC} {rec['version']}", f"#header {canonical(rec['header'])}",
+             f"#initial {canonical(rec['initial'])}"]
     for key in ("stated", "checks", "provenance"):
         if key in rec:
-            lines.append(f"#{key} {_val(rec[key])}")
+            lines.append(f"#{key} {canonical(rec[key])}")
     dg = rec.get("digests") or {}
     if dg.get("initial"):
         lines.append(f"#initial-digest {dg['initial']}")

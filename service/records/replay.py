@@ -41,7 +41,8 @@ def with_outcomes(action: dict, events: list[dict]) -> dict:
 
 def replay_record(rec: dict, cache: Any, *, budget: Any = None, pointer: str = "/record") -> dict[str, Any]:
     """The verdict on a record (see the module text) and the record with its digests and outcomes filled in
-    (``"record"``): written by ``record.write_json`` it is the same bytes however often it is replayed."""
+    (``"record"``): written by ``record.write_json`` it is the same bytes however often it is replayed.
+    Keys starting with ``_`` are the replay itself (for the HTTP answer), not part of the verdict."""
     state, graph = parse_state(rec["initial"], cache, f"{pointer}/initial")
     actions = [parse_action(a, state, f"{pointer}/actions/{i}") for i, a in enumerate(rec["actions"])]
     checks = sorted(rec.get("checks") or [], key=lambda c: c["after"])
@@ -72,7 +73,8 @@ def replay_record(rec: dict, cache: Any, *, budget: Any = None, pointer: str = "
                           "final": state_digest(final)}
     return {"actions": len(actions), "applied": r.applied, "all_legal": first is None, "first_illegal": first,
             "final": {"digest": state_digest(final), "derived": derived}, "stated": stated,
-            "disagreements": disagreements, "record": out_rec}
+            "disagreements": disagreements, "record": out_rec,
+            "_replay": r, "_initial": state, "_graph": graph, "_actions": actions}
 
 
 def _replay_checked(state: Any, actions: list, graph: Any, checks: list[dict], budget: Any) -> tuple[Any, list]:
