@@ -132,6 +132,11 @@ def import_game(game: Any, pointer: str = "/record") -> dict[str, Any]:
     state["board"] = {"hexes": [{"q": q, "r": r, **t} for (q, r), t in sorted(hexes.items(), key=lambda x: (x[0][1], x[0][0]))],
                       "harbors": [{"edge": list(e), "kind": k} for e, k in sorted(harbors.items())]}
     state["robber"] = list(desert)
+    # catanatron pays nobody a resource the bank cannot pay in full, even when one player is owed it: the
+    # 4th-edition rule, our variant BASE-VAR-BANK-STRICT (BASE-ED-3), played as catanatron plays it
+    state["options"] = {"BASE-VAR-BANK-STRICT": True}
+    prov.append({"field": pointer, "note": "judged with BASE-VAR-BANK-STRICT: catanatron's bank pays nobody a "
+                 "resource it cannot pay in full (the 4th-edition rule, no single-player exception)"})
     prov.append({"field": f"{pointer}/tiles", "note": "water and port tiles are our frame; each port is the harbour on "
                  "the side its direction names; the robber starts on the desert"})
     actions, sources, left_out = convert_actions(game["actions"], player_of, nodes, edges, f"{pointer}/actions")
