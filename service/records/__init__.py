@@ -15,7 +15,7 @@ from .problems import RecordProblem, malformed
 #: Format names a request may give (``format``), each with its reader.
 FORMATS = ("seafarers-record", "seafarers-record-text", "jsettlers2-save", "jsettlers2-soclog", "catanatron")
 #: The largest record a reader takes (a log is read line by line within it).
-MAX_RECORD_CHARS = 64 * 1024 * 1024
+MAX_RECORD_CHARS = 16 * 1024 * 1024
 
 
 def detect(rec: Any) -> Optional[str]:
@@ -24,6 +24,9 @@ def detect(rec: Any) -> Optional[str]:
             return "seafarers-record-text"
         head = rec[:200]
         if head.startswith("SOC game event log") or soclog.LEGACY.match(head.split("\n", 1)[0]):
+            return "jsettlers2-soclog"
+        # a log without its header line: its entries tell (the reader then names the missing header)
+        if any(soclog.ENTRY.match(line) for line in rec[:4000].split("\n")[:40]):
             return "jsettlers2-soclog"
         return None
     if isinstance(rec, dict):

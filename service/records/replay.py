@@ -140,8 +140,11 @@ def compare(stated: dict, derived: dict, final: Any) -> list[dict]:
 
 
 def position_comparison(imported: dict, cache: Any) -> dict[str, Any]:
-    """For an imported position (a save): our derived values and where they differ from what the save states."""
+    """For an imported position (a save): our derived values and where they differ from what the save states.
+    The position is judged as the service writes it (its canonical form), so that the answer is the one
+    the same position posted directly gets."""
     state, graph = parse_state(imported["state"], cache, "/state")
+    state, graph = parse_state(dump_state(state), cache, "/state")
     derived = derive(state, graph, scenario_of(state))
     return {"derived": derived, "disagreements": compare(imported.get("stated") or {}, derived, state),
             "digest": state_digest(state), "state": dump_state(state)}

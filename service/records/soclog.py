@@ -28,6 +28,7 @@ FORMAT = "jsettlers2-soclog"
 MIN_VERSION = 2500
 MAX_LINES = 500_000
 MAX_LINE = 20_000
+MAX_ACTIONS = 20_000
 
 HEADER = re.compile(r"^SOC game event log: (?P<fields>.*)$")
 # [h:]m:ss.mmm: timestamp (optional), then the audience, the message name and its parameters.
@@ -163,6 +164,8 @@ class _Log:
 
     def add(self, a: dict, line: int) -> None:
         self.flush()
+        if len(self.actions) >= MAX_ACTIONS:
+            raise unsupported("/record", f"more than {MAX_ACTIONS} actions (a replay takes at most that many)", line)
         self.actions.append(a)
         self.sources.append(line)
 
