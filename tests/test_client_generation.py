@@ -304,3 +304,21 @@ def test_typescript_fetch_client_compiles_and_plays_a_game(ts_client, server):
 @pytest.mark.parametrize("game", EVERY)
 def test_typescript_fetch_client_plays_every_game(ts_client, server, game):
     _ts_play(ts_client, server, game, SLOW_MOVES)
+
+
+def test_a_generated_client_imports_and_replays_a_record(opc, server):
+    """POST /v1/import of a JSettlers2 event log, then POST /v1/replay of the record it answers, through
+    the generated client's typed models."""
+    pkg = opc.__name__
+    client_mod = importlib.import_module(f"{pkg}.client")
+    import_record = importlib.import_module(f"{pkg}.api.tools.import_record")
+    replay = importlib.import_module(f"{pkg}.api.tools.replay")
+    models = importlib.import_module(f"{pkg}.models")
+    client = client_mod.Client(base_url=server, raise_on_unexpected_status=True)
+    log = (ROOT / "tests" / "fixtures" / "records" / "jsettlers2" / "has-timestamps.soclog").read_text()
+    got = import_record.sync(client=client, body=models.ImportRequest(record=log))
+    assert got.kind.value == "record" and len(got.record.actions) == 23
+    record = models.ReplayRequestRecordType0.from_dict(got.record.to_dict())
+    answer = replay.sync(client=client, body=models.ReplayRequest(record=record))
+    assert answer.all_legal is True and answer.applied == 23
+    assert answer.record.first_illegal is None and answer.record.disagreements == []

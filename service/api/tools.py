@@ -49,7 +49,9 @@ class ReplayRequest(Schema):
 
     state = fields.Raw(load_default=None, allow_none=True)
     new_game = fields.Nested(NewGameSchema, load_default=None, allow_none=True)
-    actions = fields.List(fields.Raw(), required=True, validate=validate.Length(max=MAX_REPLAY_ACTIONS))
+    actions = fields.List(fields.Raw(), load_default=None, validate=validate.Length(max=MAX_REPLAY_ACTIONS))
+    record = fields.Raw(load_default=None, allow_none=True)     # a game record instead (records_views)
+    format = fields.String(load_default=None, allow_none=True)
     on_illegal = fields.String(load_default="stop", validate=validate.OneOf(ON_ILLEGAL))
     digests = fields.String(load_default="each", validate=validate.OneOf(DIGESTS))
     events = StrictBool(load_default=False)
@@ -71,6 +73,11 @@ def start_state(req: dict):
 def replay_view():
     limit = current_app.config.get("REPLAY_MAX_BODY_BYTES", DEFAULT_REPLAY_MAX_BODY)
     req = load(ReplayRequest(), read_json(request, max(limit, current_app.config["MAX_BODY_BYTES"])))
+    if req["record"] is not None or req["format"] is not None:
+        from .records_views import replay_record_view
+        return replay_record_view(req)
+    if req["actions"] is None:
+        raise invalid([{"pointer": "/actions", "detail": "Missing data for required field."}])
     state, graph = start_state(req)
     actions = [parse_action(raw, state, f"/actions/{i}") for i, raw in enumerate(req["actions"])]
     r = replay(state, actions, graph, on_illegal=req["on_illegal"], digests=req["digests"], events=req["events"],
