@@ -103,8 +103,8 @@ class FiveSix:
 
     module_name = "five_six"
     resource_count = 24                  # BASE56-005: 19 + 5 of each resource, 120 in all
-    dev_deck = {"knight": 20, "victory_point": 5, "road_building": 3,        # BASE56-006: 25 + 9 cards
-                "year_of_plenty": 3, "monopoly": 3}
+    #: BASE56-006: 25 + 9 cards; BASE56-040: none is bought once these 34 are gone (BASE-COMP-3 on this deck).
+    dev_deck = {"knight": 20, "victory_point": 5, "road_building": 3, "year_of_plenty": 3, "monopoly": 3}
     vp_target = 10                       # BASE56-039: victory needs 10 VP on one's own turn
     route_minimum = 5                    # BASE56-039: Longest Road from 5 roads, as in the base game
 

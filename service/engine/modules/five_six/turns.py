@@ -24,6 +24,7 @@ from ...state import State
 if TYPE_CHECKING:  # pragma: no cover
     pass
 
+#: BASE56-055: the API's names of the Special Building Phase and of the paired players' turn (phase and mode).
 SBP, PAIRED = "special_build", "paired"
 MODE = "five_six_mode"
 
