@@ -259,6 +259,14 @@ DECLARATIONS = ("ACTIONS", "ACTION_FIELDS", "WITHOUT_ACTIONS", "STATE", "PLAYER"
 DECLARED_PHASES: dict[str, str] = {}
 
 
+def note_phases(cls: type) -> None:
+    """Record the phases the modules of ``cls``'s stack declare (``PHASES``) in :data:`DECLARED_PHASES`, when a
+    scenario or an expansion is registered (before any game stacks it)."""
+    for c in cls.__mro__:
+        for ph in (c.__dict__.get("PHASES") or {}):
+            DECLARED_PHASES.setdefault(ph, getattr(c, "module_name", None) or c.__name__)
+
+
 def hook_doc(name: str) -> str:
     return " ".join((getattr(Hooks, name).__doc__ or "").split())
 
@@ -375,5 +383,5 @@ def compose(cls: type, default: type) -> Composition:
                        currencies, checks, validators, play_lean, phases)
 
 
-__all__ = ["ActionSpec", "EventSpec", "OptionSpec", "PlayLean", "Hooks", "HOOKS", "Composition", "compose", "hook_doc",
+__all__ = ["note_phases", "DECLARED_PHASES", "ActionSpec", "EventSpec", "OptionSpec", "PlayLean", "Hooks", "HOOKS", "Composition", "compose", "hook_doc",
            "Candidates"]

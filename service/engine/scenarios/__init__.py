@@ -68,8 +68,10 @@ def discover(package: str = "service.engine.modules") -> list[str]:
 
 
 def add_expansion(exp: Expansion) -> None:
+    from ..module import note_phases
     EXPANSIONS[exp.option] = exp
     _COUNTS.update(exp.players)
+    note_phases(exp.module)
 
 
 def expansions_on(options: Optional[Mapping[str, Any]], players: Optional[int] = None) -> tuple[Expansion, ...]:

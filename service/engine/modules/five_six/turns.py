@@ -231,7 +231,7 @@ def phase_problems(state: State, scenario: Any) -> list[tuple[str, str]]:
     if (state.phase == SBP) != (sbp is not None):
         out.append(("/state/scenario_state/special_build", "the special_build record is kept exactly while the phase "
                     "is special_build (BASE56-033)"))
-    if (state.phase == PAIRED) != (paired is not None):
+    if (state.phase == PAIRED) != (paired is not None) and state.phase != "game_over":   # BASE56-046: P2 won in it
         out.append(("/state/scenario_state/paired", "the paired record is kept exactly while the phase is paired "
                     "(BASE56-043)"))
     if state.phase == SBP and m != SBP:
