@@ -618,3 +618,13 @@ def test_BASE56_025_combined_trade_and_build_phase(client):
     st["options"] = {"BASE-VAR-STRICT-PHASES": True}
     r = client.post("/v1/derive", json={"state": st})
     assert r.status_code == 422 and "BASE56-025" in str(r.get_json())
+
+
+def test_BASE56_055_the_api_names():
+    """BASE56-055: the phase is ``special_build``, the modes ``special_build`` and ``paired`` (the contract
+    lists both phases)."""
+    import yaml
+    from pathlib import Path
+    doc = yaml.safe_load((Path(__file__).resolve().parents[1] / "openapi.yaml").read_text(encoding="utf-8"))
+    assert {"special_build", "paired"} <= set(doc["components"]["schemas"]["State"]["properties"]["phase"]["enum"])
+    assert start_game("base", 5, 1, {"five_six_mode": "paired"}).options["five_six_mode"] == "paired"

@@ -161,3 +161,21 @@ def test_BASE56_041_soak_games_of_five_and_six_to_a_winner(n, seed, options):
     """BASE56-041: 5- and 6-player games, both modes and a variable board, to a winner (slow)."""
     g = play_game("base", n, seed, max_actions=6000, options=options)
     assert g.ended == "won" and not g.failures, (g.ended, g.failures[:3])
+
+
+def test_BASE56_050_scenario_pages_give_the_player_counts(client):
+    """BASE56-050: the pages of the scenarios whose maps we ship say 3-4 players; the base game and the general
+    Seafarers rules say 3-6 (BASE56-002)."""
+    pages = {s["id"]: s for s in client.get("/v1/scenarios").get_json()["scenarios"]}
+    assert pages["base"]["players"] == [3, 4, 5, 6] and pages["seafarers"]["players"] == [3, 4, 5, 6]
+    assert all(set(pages[sid]["players"]) <= {3, 4} for sid in pages if sid not in ("base", "seafarers"))
+
+
+def test_BASE56_052_a_seafarers_slot_lists_ships_to_build_not_to_move(client):
+    """BASE56-052: the legal actions of a Seafarers slot have ships to build and none to move."""
+    from .test_five_six import _coast_edge
+    st = position(5, scenario="seafarers", frame_terrain="sea", phase="special_build", current=4,
+                  scenario_state={"special_build": {"ended": 3}}, hands={4: rich()},
+                  ships=[(4, _coast_edge((-3, 3, "S")))])
+    la = client.post("/v1/legal-actions", json={"state": st}).get_json()
+    assert la["players_to_act"] == [4] and "build_ship" in la["actions"] and "move_ship" not in la["actions"]

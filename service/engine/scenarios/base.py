@@ -238,9 +238,16 @@ class Scenario:
         return {}
 
     def describe(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "players": list(self.players), "vp_target": self.vp_target,
+        return {"id": self.id, "name": self.name, "players": self.player_counts(), "vp_target": self.vp_target,
                 "source": self.source, "supply": dict(self.supply), "ships": self.ships, "pirate": self.pirate,
                 "actions": sorted(self.action_types()), "has_map": self.has_map}
+
+    def player_counts(self) -> list[int]:
+        """The player counts a game of this scenario is for: its own, and those an expansion switched on by
+        the count adds (the 5-6 extension's 5 and 6, BASE56-002) unless it refuses the scenario."""
+        from . import EXPANSIONS
+        extra = {n for e in EXPANSIONS.values() for n in e.players if e.refusal(self) is None}
+        return sorted(set(self.players) | extra)
 
     def maps(self) -> dict[int, Any]:
         """The map data per player count (``mapdata.MapSpec.layout()``), for the full definition."""
