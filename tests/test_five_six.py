@@ -135,9 +135,8 @@ def test_BASE56_012_BASE56_013_BASE56_014_shape_frame_graph():
     g = MapGraph.build({h: t.terrain for h, t in b["hexes"].items()})
     assert sum(1 for i in range(len(g.nodes)) if g.node_land[i]) == 80
     assert sum(1 for i in range(len(g.edges)) if g.road_edge(i)) == 109
+    from service.engine.geometry import edge_hexes
     for e in b["harbors"]:                  # each harbour lies between a frame hex and a land hex
-        a, c = {tuple(e[:2])}, None
-        from service.engine.geometry import edge_hexes
         h1, h2 = edge_hexes(e)
         assert {b["hexes"][h1].terrain == "frame", b["hexes"][h2].terrain == "frame"} == {True, False}
 

@@ -15,8 +15,7 @@ from service.engine.scenarios import scenario_of, start_game
 from service.engine.selfplay import play_game
 from service.render.svg import PLAYER_COLOURS
 
-from .five_six_util import SEATS, act, edge_away, paired, position, rich, sbp, then
-from .helpers import rules
+from .five_six_util import paired, position, rich, sbp
 from .spec_util import check_response
 
 

@@ -18,18 +18,15 @@ phases and its seat rule (``turns.py``).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
-from ...core import Violation
-from ...module import ActionSpec, EventSpec, OptionSpec
+from ...module import EventSpec, OptionSpec
 from ...rng import Rng
-from ...spec import PLAYER, F, Int, List, Obj, Str
+from ...spec import PLAYER, F, List, Obj
 from ...state import State
 from . import board as B
 from . import turns
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ...core import Ctx
 
 MODE = "five_six_mode"
 BOARD = "five_six_board"
@@ -82,8 +79,8 @@ FIVE_SIX_EVENTS = (
 )
 
 
-def _refuse(rule: str) -> Any:
-    return lambda value, players: value is False
+def _false_only(value: Any, players: int) -> bool:
+    return value is False
 
 
 FIVE_SIX_OPTIONS = (
@@ -91,9 +88,9 @@ FIVE_SIX_OPTIONS = (
     OptionSpec(BOARD, lambda value, players: value in ("default", "variable"),
                "\"default\" (the service's 30-hex map, BASE56-021) or \"variable\" (terrain shuffled, tokens on the "
                "spiral, harbour kinds shuffled, BASE56-015..019): the board of a new 5-6 base game"),
-    OptionSpec("BASE-VAR-STRICT-PHASES", _refuse("BASE56-025"),
+    OptionSpec("BASE-VAR-STRICT-PHASES", _false_only,
                "false only: in 5-6 games trading and building alternate freely (BASE56-025, U-3)"),
-    OptionSpec("cities_and_knights", _refuse("BASE56-001"),
+    OptionSpec("cities_and_knights", _false_only,
                "false only: the 5-6 extension referees the base game and Seafarers, not Cities & Knights (BASE56-001)"),
 )
 

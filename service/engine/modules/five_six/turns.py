@@ -14,15 +14,13 @@ action phase: build, buy, maritime trade, one development card, one ship move; n
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...actions import HANDLERS, Handler, load_all
 from ...core import Ctx, Violation
 from ...module import ActionSpec
 from ...state import State
 
-if TYPE_CHECKING:  # pragma: no cover
-    pass
 
 #: BASE56-055: the API's names of the Special Building Phase and of the paired players' turn (phase and mode).
 SBP, PAIRED = "special_build", "paired"
