@@ -5,6 +5,7 @@
     .venv/bin/python bench/soak.py --options '{"cities_and_knights": true}' --only base,SC01,GOLD,TDE2 \
         --cap 6000 --games 16                          # Cities & Knights games played to a winner
     .venv/bin/python bench/soak.py --only TDE --games 80 --cap 3000   # TD&E 1-4, every player count, to the end
+    .venv/bin/python bench/soak.py --players 5,6 --games 8 --workers 1          # the 5-6 extension, to a winner
 
 Games go round the (scenario, player count) pairs of ``selfplay.playable_scenarios()`` with seeds 1, 2, ...
 Each is played by ``service.engine.selfplay.play_game`` (seeded random legal actions, leaning towards
@@ -58,7 +59,7 @@ def http_game(client, sid: str, n: int, seed: int, cap: int, options=None) -> di
     from service.engine.rng import Rng
     from service.engine.scenarios import get_scenario, with_expansions
     from service.engine.selfplay import leaning, pick_action
-    scen = with_expansions(get_scenario(sid), options)
+    scen = with_expansions(get_scenario(sid), options, n)
     failures: list[str] = []
     state = scen.new_game(n, seed, options) if options else scen.new_game(n, seed)
     options = options or state.options or None       # a scenario played only with an expansion names it
@@ -111,9 +112,23 @@ def main() -> None:
                     help="play only these scenarios: ids or id prefixes, comma separated (e.g. TDE for TDE1..TDE4)")
     ap.add_argument("--options", default=None,
                     help='game options as JSON, e.g. \'{"cities_and_knights": true}\' (expansions included)')
+    ap.add_argument("--players", default=None,
+                    help="play these player counts (comma separated) instead of each scenario's own, e.g. 5,6 for "
+                         "the 5-6 extension (a scenario refusing a count is left out)")
     args = ap.parse_args()
     from service.engine.selfplay import playable_scenarios
     pairs = playable_scenarios()
+    if args.players:
+        from service.engine.scenarios import GameRefused, start_game
+        counts = [int(x) for x in args.players.split(",") if x.strip()]
+
+        def starts(sid: str, n: int) -> bool:
+            try:
+                start_game(sid, n, 1)
+                return True
+            except GameRefused:
+                return False
+        pairs = [(sid, n) for sid in dict.fromkeys(sid for sid, _ in pairs) for n in counts if starts(sid, n)]
     if args.only:
         wanted = tuple(x.strip() for x in args.only.split(",") if x.strip())
         pairs = [(sid, n) for sid, n in pairs if sid.startswith(wanted)]

@@ -197,6 +197,21 @@ def _null_as_absent(schemas: dict[str, Any]) -> None:
                             "description": ((doc + " ") if doc else "") + "Null: as if left out."}
 
 
+def _limits(schemas: dict[str, Any]) -> None:
+    """What the declarations bound: player numbers and counts (``spec.MAX_PLAYERS``), and the phases (the
+    engine's and those the modules declare, ``PHASES``)."""
+    from service.api.schemas import MIN_PLAYERS, all_phases
+    top = T.MAX_PLAYERS - 1
+    schemas["Player"]["maximum"] = top
+    schemas["Player"]["description"] = (f"A player number (seat), 0-{top}; it must be less than the number of "
+                                        "players.")
+    schemas["State"]["properties"]["players"]["maxItems"] = T.MAX_PLAYERS
+    new_game = schemas["NewGameRequest"]["properties"]["players"]
+    new_game["minimum"], new_game["maximum"] = MIN_PLAYERS, T.MAX_PLAYERS
+    schemas["State"]["properties"]["phase"]["enum"] = list(all_phases())
+    schemas["Derived"]["properties"]["phase"]["enum"] = list(all_phases())
+
+
 def build() -> dict[str, Any]:
     """The OpenAPI document: the template with every module's declarations composed in."""
     import yaml
@@ -205,6 +220,7 @@ def build() -> dict[str, Any]:
     doc = yaml.safe_load(TEMPLATE.read_text(encoding="utf-8"))
     schemas = doc["components"]["schemas"]
     _null_as_absent(schemas)
+    _limits(schemas)
     _actions(schemas)
     schemas["ScenarioState"] = _object(
         "Data the scenario's rule modules keep, by key (each key in the scenarios whose modules "

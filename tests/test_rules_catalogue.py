@@ -14,7 +14,7 @@ from .spec_util import check_response
 
 ROOT = Path(__file__).resolve().parents[1]
 #: A rule ID inside a string literal of the code ("SEA-029", 'R-008', f"... BASE-BUILD-2 ...").
-LITERAL = re.compile(r"""["'][^"'\n]*?\b((?:SEA|SC\d\d|TDE\d|GOLD|DIAM|WAG|BASE|CK|R)(?:-[A-Z0-9]+)+)\b""")
+LITERAL = re.compile(r"""["'][^"'\n]*?\b((?:SEA|SC\d\d|TDE\d|GOLD|DIAM|WAG|BASE56|BASE|CK|R)(?:-[A-Z0-9]+)+)\b""")
 
 
 def _texts(*patterns):

@@ -60,7 +60,7 @@ def build_state(d: dict[str, Any], prefix: str = "/state", board: Optional[tuple
 
     ``board``: the ``(hexes, harbors)`` built before from this same loaded board (by a state that passed
     every check), shared instead of built again (a board is never changed in place: ``State.copy``)."""
-    scen = with_expansions(get_scenario(d["scenario"]), d.get("options"))
+    scen = with_expansions(get_scenario(d["scenario"]), d.get("options"), len(d["players"]))
     problems: list[tuple[str, str]] = []
     ptr = Pointers(prefix)
     if board is not None:

@@ -15,7 +15,7 @@ from ..engine.scenarios import SCENARIOS
 from .fastload import compile_schema
 from .fields import BoundedList, Cards, Declared, EdgeCoord, HexCoord, NodeCoord, StrictBool, StrictInt
 
-MAX_PLAYERS = 4
+from ..engine.spec import MAX_PLAYERS  # noqa: E402
 
 
 class Base(Schema):

@@ -176,7 +176,7 @@ class PlayerKeyed(fields.Field):
         out = {}
         for k, n in value.items():
             if not (isinstance(k, str) and k.isascii() and k.isdigit() and len(k) < 3):
-                raise ValidationError({k: ["keys are player numbers (\"0\" to \"3\")"]})
+                raise ValidationError({k: ["keys are player numbers (\"0\" to \"5\")"]})
             if not _int(n) or n < 0 or n > 1000:
                 raise ValidationError({k: ["must be an integer from 0 to 1000"]})
             out[int(k)] = n

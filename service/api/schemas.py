@@ -13,6 +13,8 @@ from marshmallow import RAISE, Schema, ValidationError, fields, post_load, valid
 from ..engine.core import Action
 from ..engine.mapgraph import RESOURCES, TERRAINS
 from ..engine.scenarios import SCENARIOS
+from ..engine.module import DECLARED_PHASES
+from ..engine.spec import MAX_PLAYERS
 from ..engine.state import DEV_CARDS, PHASES, SCHEMA_VERSION
 from .compose import ACTIONS, all_action_types
 from .fastload import load_or_schema
@@ -20,8 +22,27 @@ from .fields import (_CORNER_SHIFT, _SIDE_SHIFT, FreeForm, Seed, BoundedList, Ca
                      PlayerKeyed, StrictBool, StrictInt, _coord_pair, _fast_coord, _int)
 
 HARBOR_KINDS = ("3:1",) + RESOURCES
-MAX_PLAYERS = 4
 MIN_PLAYERS = 2
+
+
+def all_phases() -> tuple[str, ...]:
+    """The engine's phases, then those the registered rule modules declare (``PHASES``: the 5-6 extension's);
+    whether the game's own stack has a module's phase is the consistency check's."""
+    return PHASES + tuple(sorted(DECLARED_PHASES))
+
+
+class _Phase(validate.OneOf):
+    """``OneOf`` over :func:`all_phases`, read when a state is loaded (modules register after this import)."""
+
+    def __init__(self) -> None:
+        super().__init__(PHASES)
+
+    def __call__(self, value):
+        if value in PHASES or value in DECLARED_PHASES:
+            return value
+        self.choices = all_phases()
+        self.choices_text = ", ".join(str(c) for c in self.choices)
+        return super().__call__(value)
 
 
 class Base(Schema):
@@ -203,7 +224,7 @@ class StateSchema(Base):
     pirate = HexCoord(load_default=None, allow_none=True)
     bank = Cards(load_default=None, allow_none=True)
     dev_deck = Cards(DEV_CARDS, load_default=None, allow_none=True)
-    phase = fields.String(required=True, validate=validate.OneOf(PHASES))
+    phase = fields.String(required=True, validate=_Phase())
     current_player = StrictInt(required=True, validate=validate.Range(0, MAX_PLAYERS - 1))
     turn = StrictInt(load_default=1, validate=validate.Range(0, 100_000))
     setup = fields.Nested(SetupSchema, load_default=None)

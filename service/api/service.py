@@ -20,7 +20,8 @@ from ..engine.mapgraph import MapGraph
 from ..engine import memo
 from ..engine.memo import bounded_put
 from ..engine.referee import UnsupportedAction, Verdict, adjudicate
-from ..engine.scenarios import EXPANSIONS, GameRefused, get_scenario, scenario_of, start_game, with_expansions
+from ..engine.scenarios import (EXPANSIONS, GameRefused, count_refusal, get_scenario, scenario_of, start_game,
+                               with_expansions)
 from ..engine.state import State
 from ..engine.warnings import position_warnings
 from .codec import (ENCODE_BYTES, Inconsistent, board_bytes, board_canonical, build_state, dump_board,
@@ -215,7 +216,10 @@ def _load(raw: Any, cache: GraphCache, prefix: str, recognised_tag: Optional[str
     if refused:
         raise invalid([{"pointer": f"{prefix}/options/" + k.replace("~", "~0").replace("/", "~1"), "detail": why}
                        for k, why in refused], "the state")
-    game = with_expansions(scen, options)     # the game's stack, found once for the checks below
+    why = count_refusal(scen, len(loaded["players"]))     # an expansion the player count switches on refuses it
+    if why:
+        raise invalid([{"pointer": f"{prefix}/players", "detail": why}], "the state")
+    game = with_expansions(scen, options, len(loaded["players"]))  # the game's stack, found once for the checks below
     loaded["scenario_state"], extras = not_in_this_game(game, loaded["scenario_state"], extras)
     problems = declared_problems(game, loaded["scenario_state"], extras, prefix) if checked else None
     if problems:

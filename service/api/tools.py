@@ -14,6 +14,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 from ..engine import budget
 from ..engine.legal import action_json, legal_actions
 from ..engine.scenarios import scenario_of
+from ..engine.spec import MAX_PLAYERS
 from .body import read_json
 from .codec import ENCODE
 from .errors import Problem
@@ -92,7 +93,7 @@ class LegalRequest(Schema):
         unknown = RAISE
 
     state = fields.Raw(required=True)
-    player = StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, 3))
+    player = StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, MAX_PLAYERS - 1))
 
 
 @tools.post("/v1/legal-actions")
@@ -162,7 +163,7 @@ class Highlight(Schema):
     class Meta:
         unknown = RAISE
 
-    route_of = StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, 3))
+    route_of = StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, MAX_PLAYERS - 1))
 
 
 class RenderRequest(Schema):

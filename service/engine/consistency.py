@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .geometry import edge_str, node_str
 from .mapgraph import RESOURCES, MapGraph
-from .state import DEV_CARDS, State
+from .state import DEV_CARDS, PHASES, State
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scenarios.base import Scenario
@@ -167,6 +167,9 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
     for node in state.svp_attached:
         if node not in state.buildings:
             out.append(("/state/svp_attached", f"special victory points lie under {node_str(node)}, which holds no building"))
+    if state.phase not in PHASES and state.phase not in scenario.composition.phases:
+        out.append(("/state/phase", f"phase {state.phase!r} belongs to a rule module this game does not have "
+                    f"(its phases: {', '.join(PHASES + tuple(scenario.composition.phases))})"))
     # -- options: a name the scenario does not know, or a value it refuses, is never ignored ---------------
     for name, why in scenario.option_problems(state.options, n):
         out.append(("/state/options/" + name.replace("~", "~0").replace("/", "~1"), why))

@@ -16,6 +16,8 @@ Each module declares, as class attributes read along the stack by :func:`compose
 - ``DERIVED``: the derived values its ``derived_extra`` hook reports;
 - ``EVENTS``: :class:`EventSpec` per event type it emits;
 - ``OPTIONS``: :class:`OptionSpec` per game option it understands;
+- ``PHASES``: the phases it adds to the engine's (``state.PHASES``), each with the function giving the
+  violation of an action type the phase does not take (``ctx -> Violation``, the gate's "wrong phase");
 - ``PLAY_LEAN``: :class:`PlayLean` entries: what seeded random play (``selfplay``) leans towards in its
   game, besides building (a game whose end needs more than building says how it is reached).
 
@@ -190,6 +192,10 @@ class Hooks(Protocol):
     def end_condition(self, state: "State") -> Optional[int]:
         """A winner decided otherwise than by the VP target (R-003), or None."""
 
+    def may_win(self, state: "State") -> bool:
+        """Whether the player whose turn it is may win by the VP target now (default: yes; the 5-6
+        extension's Special Building Phase is nobody's turn, BASE56-035)."""
+
     def robber_hex_ok(self, state: "State", h: Any) -> bool:
         """Whether the robber may stand on hex ``h``."""
 
@@ -255,7 +261,19 @@ class Hooks(Protocol):
 HOOKS: tuple[str, ...] = tuple(n for n in Hooks.__dict__ if not n.startswith("_") and callable(Hooks.__dict__[n]))
 
 DECLARATIONS = ("ACTIONS", "ACTION_FIELDS", "WITHOUT_ACTIONS", "STATE", "PLAYER", "CURRENCIES", "DERIVED", "EVENTS",
-                "OPTIONS", "CHECKS", "VALIDATORS", "PLAY_LEAN")
+                "OPTIONS", "CHECKS", "VALIDATORS", "PLAY_LEAN", "PHASES")
+
+#: Every phase a registered module declares (``PHASES``), with the module declaring it: the state's
+#: schema takes these besides the engine's; the consistency check holds a game to its own stack's.
+DECLARED_PHASES: dict[str, str] = {}
+
+
+def note_phases(cls: type) -> None:
+    """Record the phases the modules of ``cls``'s stack declare (``PHASES``) in :data:`DECLARED_PHASES`, when a
+    scenario or an expansion is registered (before any game stacks it)."""
+    for c in cls.__mro__:
+        for ph in (c.__dict__.get("PHASES") or {}):
+            DECLARED_PHASES.setdefault(ph, getattr(c, "module_name", None) or c.__name__)
 
 
 def hook_doc(name: str) -> str:
@@ -288,6 +306,8 @@ class Composition:
     validators: tuple = ()
     #: What random play leans towards besides building (``PLAY_LEAN``), base module first.
     play_lean: tuple = ()
+    #: The phases the modules add (``PHASES``), each with its wrong-phase function.
+    phases: Mapping[str, Callable] = field(default_factory=dict)
 
     def handler(self, type_: str) -> Optional["Handler"]:
         spec = self.actions.get(type_)
@@ -317,6 +337,7 @@ def compose(cls: type, default: type) -> Composition:
     derived: dict[str, F] = {}
     events: dict[str, EventSpec] = {}
     options: dict[str, OptionSpec] = {}
+    phases: dict[str, Callable] = {}
     names = []
     for c in stack:
         mod = getattr(c, "module_name", None) or c.__name__
@@ -343,6 +364,9 @@ def compose(cls: type, default: type) -> Composition:
                                                                 e.doc or prev_e.doc)
         for o in _own(c, "OPTIONS") or ():
             options[o.name] = o
+        for ph, fn in (_own(c, "PHASES") or {}).items():
+            phases[ph] = fn
+            DECLARED_PHASES.setdefault(ph, mod)
     fields_by_type = {t: {**spec.fields, **{k: f for k, f in extra_fields.get(t, {}).items()}}
                       for t, spec in actions.items()}
     actions = {t: ActionSpec(t, fields_by_type[t], spec.doc, _resolve(spec.handler), spec.candidates, spec.ranged,
@@ -365,8 +389,8 @@ def compose(cls: type, default: type) -> Composition:
                        Obj(state), Obj(player), Obj(derived), events, options, hooks,
                        frozenset(t for t, a in actions.items() if a.handler is not None),
                        tuple(dict.fromkeys(a.candidates for a in actions.values() if a.candidates is not None)),
-                       currencies, checks, validators, play_lean)
+                       currencies, checks, validators, play_lean, phases)
 
 
-__all__ = ["ActionSpec", "EventSpec", "OptionSpec", "PlayLean", "Hooks", "HOOKS", "Composition", "compose", "hook_doc",
+__all__ = ["note_phases", "DECLARED_PHASES", "ActionSpec", "EventSpec", "OptionSpec", "PlayLean", "Hooks", "HOOKS", "Composition", "compose", "hook_doc",
            "Candidates"]

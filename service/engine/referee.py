@@ -66,6 +66,8 @@ def gate(ctx: Ctx, h: Handler) -> list[Violation]:
     if fault == "over":
         return [Violation("BASE-VP-1", f"the game is over: player {s.winner} has won")]
     if fault == "phase":
+        if s.phase not in WRONG_PHASE_RULE:  # a phase a module adds (``PHASES``) says what it does not take
+            return [ctx.scenario.composition.phases[s.phase](ctx)]
         if h.wrong_phase is not None:
             v = h.wrong_phase(ctx)
             if v is not None:
@@ -143,7 +145,7 @@ def decide_winner(ctx: Ctx, s: State) -> None:
     if s.phase == "game_over" or s.phase == "setup":
         return
     winner = ctx.scenario.end_condition(s)
-    if winner is None:
+    if winner is None and ctx.scenario.may_win(s):
         vp = victory_point_total(s, ctx.scenario, s.current_player)
         if vp >= s.vp_target:
             winner = s.current_player

@@ -104,7 +104,7 @@ def invariants(s: State, graph: MapGraph, scen) -> list[str]:
             out.append(f"winner {s.winner} with {vp} VP (target {s.vp_target}, current {s.current_player})")
     elif s.phase != "setup":
         vp = victory_points(s, scen, s.current_player)["total"]
-        if vp >= s.vp_target or scen.end_condition(s) is not None:
+        if (vp >= s.vp_target and scen.may_win(s)) or scen.end_condition(s) is not None:
             out.append(f"player {s.current_player} has {vp} VP of {s.vp_target} and the game goes on")
     return out
 
@@ -146,7 +146,7 @@ def play_game(scenario_id: str, players: int, seed: int, *, max_actions: int = 3
               options: Optional[dict] = None) -> Game:
     """Play one seeded random game (with the game ``options``, expansions included); ``failures`` lists
     every invariant broken (empty: all held)."""
-    scen = with_expansions(get_scenario(scenario_id), options)
+    scen = with_expansions(get_scenario(scenario_id), options, players)
     state = scen.new_game(players, seed, options) if options else scen.new_game(players, seed)
     graph = graph0 = MapGraph.build(state.terrain_map())
     game = Game(scenario_id, players, seed, state, state)

@@ -18,6 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional, Sequence
 
+#: The most players a game has: the 5-6 player extension's six seats (BASE56-002). Every player number,
+#: per-player map and player list of the contract is bounded by it; a game's own count (and the scenario's
+#: ``players``) bounds it further.
+MAX_PLAYERS = 6
+_KEYS = tuple(str(i) for i in range(MAX_PLAYERS))
+
 Problem = tuple[str, str]          # (JSON pointer, reason)
 
 CORNERS = ("N", "S")
@@ -256,13 +262,13 @@ class Map(Type):
 
 @dataclass(frozen=True)
 class PlayerKey(Type):
-    """A player number written as an object key: ``"0"``..``"3"``."""
+    """A player number written as an object key: ``"0"``..``"5"`` (:data:`MAX_PLAYERS`)."""
 
     def problems(self, value, ptr):
-        return [] if value in ("0", "1", "2", "3") else [(ptr, "must be a player number \"0\"..\"3\"")]
+        return [] if value in _KEYS else [(ptr, f"must be a player number \"0\"..\"{MAX_PLAYERS - 1}\"")]
 
     def openapi(self):
-        return {"type": "string", "enum": ["0", "1", "2", "3"]}
+        return {"type": "string", "enum": list(_KEYS)}
 
 
 @dataclass(frozen=True)
@@ -334,15 +340,15 @@ def merge(*parts: Mapping[str, F], where: str = "") -> dict[str, F]:
 HEX = HexT()
 NODE = NodeT()
 EDGE = EdgeT()
-PLAYER = Int(0, 3)
+PLAYER = Int(0, MAX_PLAYERS - 1)
 PLAYER_KEY = PlayerKey()
 
 
 def by_player(value: Type) -> Map:
     """``{"<player>": value}``."""
-    return Map(value, key=PLAYER_KEY, max_len=4)
+    return Map(value, key=PLAYER_KEY, max_len=MAX_PLAYERS)
 
 
 __all__ = ["Type", "F", "Int", "Bool", "Str", "HexT", "NodeT", "EdgeT", "Cards", "Null", "List", "Tuple", "Map",
-           "Obj", "Any_", "PlayerKey", "merge", "HEX", "NODE", "EDGE", "PLAYER", "PLAYER_KEY", "by_player",
+           "Obj", "Any_", "PlayerKey", "MAX_PLAYERS", "merge", "HEX", "NODE", "EDGE", "PLAYER", "PLAYER_KEY", "by_player",
            "Problem", "Sequence"]

@@ -30,8 +30,11 @@ TERRAIN_FILL = {
 }
 #: Gold fields carry dark diagonal stripes on top of their fill (never mistaken for grain).
 GOLD_STRIPE = "#8a4b00"
-PLAYER_COLOURS = ("#d32f2f", "#1565c0", "#ef8f00", "#f5f5f5", "#2e7d32", "#6d4c41")
-PLAYER_NAMES = ("red", "blue", "orange", "white", "green", "brown")
+#: Six seats (BASE56-002). The 5th and 6th (black, lavender) were chosen so that under simulated protanopia,
+#: deuteranopia and tritanopia every pair of the six stays at least 28 CIELAB units apart (red, green and
+#: brown fell to 16): `tests/test_five_six_tools.py` measures it.
+PLAYER_COLOURS = ("#d32f2f", "#1565c0", "#ef8f00", "#f5f5f5", "#212121", "#b39ddb")
+PLAYER_NAMES = ("red", "blue", "orange", "white", "black", "lavender")
 HARBOR_LABEL = {"3:1": "3:1", "brick": "2:1 brick", "lumber": "2:1 lumber", "wool": "2:1 wool",
                 "grain": "2:1 grain", "ore": "2:1 ore"}
 HARBOR_FILL = {"3:1": "#ffffff", "brick": "#f2b8a0", "lumber": "#a5d6a7", "wool": "#dcedc8",

@@ -27,7 +27,7 @@ RULES: dict[str, dict[str, Any]] = {e["id"]: e for e in map(json.loads, filter(N
 MODULES = tuple(sorted({e["module"] for e in RULES.values()}))
 
 #: What a rule or ruling ID looks like wherever the code or a document names one.
-ID_PATTERN = re.compile(r"\b(?:SEA|SC(?:0[1-9]|1[01])|TDE[1-6]|GOLD|DIAM|WAG|BASE|CK|R)(?:-[A-Z0-9]+)+\b")
+ID_PATTERN = re.compile(r"\b(?:SEA|SC(?:0[1-9]|1[01])|TDE[1-6]|GOLD|DIAM|WAG|BASE56|BASE|CK|R)(?:-[A-Z0-9]+)+\b")
 
 
 def rule(rule_id: str) -> Optional[dict[str, Any]]:

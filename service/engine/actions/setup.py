@@ -62,7 +62,8 @@ def after_setup_settlement(ctx: Ctx, s: State, node) -> None:
 
 
 def after_setup_road(ctx: Ctx, s: State) -> None:
-    """Advance the snake order (BASE-SETUP-2/3) and start the game after the last round (BASE-SETUP-6)."""
+    """Advance the snake order (BASE-SETUP-2/3; BASE56-023: the same 1..n, n..1 with 5 or 6 players) and start
+    the game after the last round (BASE-SETUP-6)."""
     s.setup.step = "settlement"
     s.setup.last_settlement = None
     n = s.num_players

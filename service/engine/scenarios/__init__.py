@@ -29,10 +29,20 @@ class Expansion:
     doc: str
     adjust: Callable[[Scenario], Optional[type]] = lambda scen: None
     refusal: Callable[[Scenario], Optional[str]] = lambda scen: None
+    #: Player counts that switch the expansion on with no option (the 5-6 extension: 5 and 6 players).
+    players: frozenset = frozenset()
+    #: Whether a value of ``option`` switches it on (Cities & Knights: ``true``; the 5-6 extension: a mode).
+    switched_on: Callable[[Any], bool] = lambda value: value is True
+    #: The value of ``option`` that switches it on, for the list of every game (``all_games``).
+    on_value: Any = True
+    #: ``accepts(value, players)`` of the option's values (None: true or false).
+    accepts: Optional[Callable[[Any, int], bool]] = None
 
 
 EXPANSIONS: dict[str, Expansion] = {}
 _STACKED: dict[tuple, Scenario] = {}
+#: The player counts some expansion is switched on by (``Expansion.players``).
+_COUNTS: set[int] = set()
 
 
 def register(s: Scenario) -> Scenario:
@@ -53,22 +63,43 @@ def discover(package: str = "service.engine.modules") -> list[str]:
             register(scen)
             found.append(scen.id)
         for exp in getattr(mod, "EXPANSIONS", ()):
-            EXPANSIONS[exp.option] = exp
+            add_expansion(exp)
     return found
 
 
-def expansions_on(options: Optional[Mapping[str, Any]]) -> tuple[Expansion, ...]:
-    """The expansions a game's options switch on, in option-name order."""
-    if not options or not EXPANSIONS:
+def add_expansion(exp: Expansion) -> None:
+    from ..module import note_phases
+    EXPANSIONS[exp.option] = exp
+    _COUNTS.update(exp.players)
+    note_phases(exp.module)
+
+
+def expansions_on(options: Optional[Mapping[str, Any]], players: Optional[int] = None) -> tuple[Expansion, ...]:
+    """The expansions a game's options (or its player count) switch on, in option-name order."""
+    if not EXPANSIONS or (not options and players not in _COUNTS):
         return ()
-    return tuple(EXPANSIONS[k] for k in sorted(options) if k in EXPANSIONS and options[k] is True)
+    return tuple(e for k, e in sorted(EXPANSIONS.items())
+                 if (options and k in options and e.switched_on(options[k])) or players in e.players)
 
 
-def with_expansions(scen: Scenario, options: Optional[Mapping[str, Any]]) -> Scenario:
-    """The game's scenario: ``scen`` with the expansions its options switch on stacked above its modules
-    (composed once per scenario and set of expansions, then kept). An expansion already in the scenario's
-    own stack (a scenario played only with it) is not stacked again."""
-    on = tuple(e for e in expansions_on(options) if not isinstance(scen, e.module))
+def count_refusal(scen: Scenario, players: int) -> Optional[str]:
+    """Why ``scen`` cannot be played by ``players`` players when an expansion that count switches on
+    refuses it (a scenario whose maps are for 3-4 players, BASE56-050), else None."""
+    if players not in _COUNTS:
+        return None
+    for e in EXPANSIONS.values():
+        if players in e.players:
+            why = e.refusal(scen)
+            if why:
+                return why
+    return None
+
+
+def with_expansions(scen: Scenario, options: Optional[Mapping[str, Any]], players: Optional[int] = None) -> Scenario:
+    """The game's scenario: ``scen`` with the expansions its options (or its number of ``players``) switch
+    on stacked above its modules (composed once per scenario and set of expansions, then kept). An
+    expansion already in the scenario's own stack (a scenario played only with it) is not stacked again."""
+    on = tuple(e for e in expansions_on(options, players) if not isinstance(scen, e.module))
     if not on:
         return scen
     key = (scen.id, tuple(e.option for e in on))
@@ -93,14 +124,15 @@ def all_games() -> dict[str, Scenario]:
             scen = SCENARIOS[sid]
             own = scen.composition.options.get(option)
             if (own.accepts(True, max(scen.players)) if own is not None else exp.refusal(scen) is None):
-                out[f"{sid} with {option}"] = with_expansions(scen, {option: True})
+                out[f"{sid} with {option}"] = with_expansions(scen, {option: exp.on_value})
     return out
 
 
 def scenario_of(state: Any) -> Scenario:
     """The scenario a state is a game of: its ``scenario`` with the expansions its options switch on."""
     scen = SCENARIOS[state.scenario]
-    return with_expansions(scen, state.options) if state.options and EXPANSIONS else scen
+    n = len(state.players)
+    return with_expansions(scen, state.options, n) if (state.options or n in _COUNTS) and EXPANSIONS else scen
 
 
 register(Scenario())
@@ -139,17 +171,19 @@ def start_game(scenario_id: str, players: int, seed: int, options: Optional[Mapp
         raise GameRefused([("scenario", f"unknown scenario {scenario_id!r} (one of {', '.join(SCENARIOS)})")])
     if not scen.has_map:
         raise GameRefused([("scenario", f"scenario {scen.id!r} has no map of its own; post a state")])
-    if players not in scen.players:
-        raise GameRefused([("players", f"scenario {scen.id!r} is for {list(scen.players)} players")])
+    if players not in scen.players and (players not in _COUNTS or count_refusal(scen, players) is not None):
+        why = count_refusal(scen, players)
+        raise GameRefused([("players", f"scenario {scen.id!r} is for {list(scen.players)} players"
+                            + (f" ({why})" if why else ""))])
     options = dict(options or {})
     # the expansion switches first (one the scenario refuses is named), then every option against the
     # game's stack: an expansion's own options (its variants) exist only with it switched on
     problems = scen.option_problems({k: v for k, v in options.items() if k in EXPANSIONS}, players)
     if not problems:
-        problems = with_expansions(scen, options).option_problems(options, players)
+        problems = with_expansions(scen, options, players).option_problems(options, players)
     if problems:
         raise GameRefused([("options/" + k.replace("~", "~0").replace("/", "~1"), why) for k, why in problems])
     try:
-        return with_expansions(scen, options).new_game(players, seed, options)
+        return with_expansions(scen, options, players).new_game(players, seed, options)
     except ValueError as e:
         raise GameRefused([("options", str(e))]) from None

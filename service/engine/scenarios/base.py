@@ -31,7 +31,7 @@ from ..mapgraph import LAND, RESOURCES
 from ..module import ActionSpec, Composition, EventSpec, OptionSpec, compose
 from ..placement import road_connected, ship_connected
 from ..rng import Rng
-from ..spec import EDGE, HEX, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Map, Obj, Str
+from ..spec import EDGE, HEX, MAX_PLAYERS, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Map, Obj, Str
 from ..state import DEV_CARDS, Player, Setup, State, Tile, TurnFlags, empty_dev, empty_resources
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -101,13 +101,13 @@ BASE_ACTIONS = tuple(a.type for a in BASE_ACTION_SPECS)
 
 _P = F(PLAYER, required=True)
 _COUNTS = Map(Int(0, 10_000), max_len=20)          # cards (or coins) by kind
-_PER_PLAYER = Map(Int(0, 10_000), max_len=4)       # a count per player ("0".."3")
+_PER_PLAYER = Map(Int(0, 10_000), max_len=MAX_PLAYERS)   # a count per player ("0".."5")
 _PIECE = Str(("settlement", "city", "road", "ship"))
 BASE_EVENT_SPECS = (
     EventSpec("built", {"player": _P, "piece": F(_PIECE, required=True), "node": F(NODE), "edge": F(EDGE),
                         "free": F(Bool(), doc="placed by a card, not paid")}, "A piece was built or placed."),
     EventSpec("moved", {"piece": F(Str(("robber", "pirate", "ship")), required=True), "player": _P,
-                        "hex": F(HEX), "steal_candidates": F(List(PLAYER, max_len=4)),
+                        "hex": F(HEX), "steal_candidates": F(List(PLAYER, max_len=MAX_PLAYERS)),
                         "from": F(EDGE), "to": F(EDGE)}, "The robber (or another piece) moved."),
     EventSpec("rolled", {"player": _P, "dice": F(List(Int(1, 6), min_len=2, max_len=2), required=True),
                          "total": F(Int(2, 12), required=True)}, "The production roll."),
@@ -188,8 +188,9 @@ class Scenario:
         for name, exp in EXPANSIONS.items():
             if name not in specs:
                 why = exp.refusal(self)
-                specs[name] = OptionSpec(name, _refusing(why) if why else flag_option,
-                                         f"true or false: {exp.doc}" + (f" (refused here: {why})" if why else ""))
+                specs[name] = OptionSpec(name, _refusing(why) if why else (exp.accepts or flag_option),
+                                         ("" if exp.accepts else "true or false: ") + exp.doc
+                                         + (f" (refused here: {why})" if why else ""))
         return specs
 
     def option_specs(self) -> dict[str, tuple[Callable[[Any, int], bool], str]]:
@@ -237,9 +238,16 @@ class Scenario:
         return {}
 
     def describe(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "players": list(self.players), "vp_target": self.vp_target,
+        return {"id": self.id, "name": self.name, "players": self.player_counts(), "vp_target": self.vp_target,
                 "source": self.source, "supply": dict(self.supply), "ships": self.ships, "pirate": self.pirate,
                 "actions": sorted(self.action_types()), "has_map": self.has_map}
+
+    def player_counts(self) -> list[int]:
+        """The player counts a game of this scenario is for: its own, and those an expansion switched on by
+        the count adds (the 5-6 extension's 5 and 6, BASE56-002) unless it refuses the scenario."""
+        from . import EXPANSIONS
+        extra = {n for e in EXPANSIONS.values() for n in e.players if e.refusal(self) is None}
+        return sorted(set(self.players) | extra)
 
     def maps(self) -> dict[int, Any]:
         """The map data per player count (``mapdata.MapSpec.layout()``), for the full definition."""
@@ -342,6 +350,10 @@ class Scenario:
 
     def end_condition(self, state: State) -> Optional[int]:
         return None
+
+    def may_win(self, state: State) -> bool:
+        """BASE-VP-1: the player whose turn it is wins by the VP target at any moment of it."""
+        return True
 
     def robber_hex_ok(self, state: State, h: Hex) -> bool:
         t = state.hexes.get(h)

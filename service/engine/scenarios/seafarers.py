@@ -11,7 +11,7 @@ from ..mapgraph import RESOURCES
 from ..module import ActionSpec, EventSpec
 from ..rng import Rng
 from ..mapgraph import TERRAINS
-from ..spec import EDGE, HEX, NODE, PLAYER, Bool, Cards, F, Int, List, Map, Null, Str, Tuple, by_player
+from ..spec import EDGE, HEX, MAX_PLAYERS, NODE, PLAYER, Bool, Cards, F, Int, List, Map, Null, Str, Tuple, by_player
 from ..state import Tile
 from .base import _ROBBER_FIELDS, BASE_ACTIONS, Scenario
 
@@ -89,7 +89,7 @@ SEAFARERS_STATE = {
 }
 
 
-_PER_PLAYER = Map(Int(0, 100), max_len=4)
+_PER_PLAYER = Map(Int(0, 100), max_len=MAX_PLAYERS)
 SEAFARERS_EVENTS = (
     EventSpec("gold_owed", {"players": F(_PER_PLAYER, required=True)}, "Gold-field picks a roll gives (SEA-024)."),
     EventSpec("gold_chosen", {"player": F(PLAYER, required=True), "resources": F(Map(Int(0, 100)), required=True)},

@@ -40,6 +40,7 @@ EXPANSIONS = (Expansion(OPTION, CitiesAndKnights,
                         adjust=adjust, refusal=ck_refusal),)
 
 # Imported before the registry finished discovering (a direct import of this package first): register here.
-_registry.EXPANSIONS.setdefault(OPTION, EXPANSIONS[0])
+if OPTION not in _registry.EXPANSIONS:
+    _registry.add_expansion(EXPANSIONS[0])
 
 __all__ = ["EXPANSIONS", "CitiesAndKnights", "adjust"]
