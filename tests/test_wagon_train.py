@@ -571,3 +571,48 @@ def test_deliveries_win_the_game(client):
     stacks = {"castle": {"tools": 1, "sand": 1}, "quarry": {"marble": 0, "sand": 1}, "glassworks": {"tools": 1}}
     v = ok(adjudicate(client, wag(wagons={0: w}, stacks=stacks), move(plaza="glassworks", draw="tools")))
     assert after(v)["phase"] == "game_over" and after(v)["winner"] == 0
+
+
+# -- legal actions: the wagon's destinations with their cheapest plans (layer 6) ------------------------------------
+
+def test_every_legal_wagon_move_is_covered_by_a_listed_destination():
+    """Property on positions of seeded random WAG play: every listed ``move_wagon`` adjudicates legal, and every
+    legal random walk (WAG-004) is covered by a listed plan with its destination and grain choice; the listed
+    plan is the cheapest in MP (the step-cost function's, WAG-008..015)."""
+    import random
+    from service.engine.legal import legal_actions
+    from service.engine.mapgraph import MapGraph
+    from service.engine.referee import adjudicate as judge
+    from service.engine.selfplay import play_game
+
+    from .test_legal_property import _wagon_walk, wagon_covered
+    from service.engine.core import Action
+    seen = {"legal": 0, "listed": 0}
+
+    def step(state, action, verdict):
+        if state.phase != "main" or rnd.random() < 0.7:
+            return
+        graph = MapGraph.build(state.terrain_map())
+        p = state.current_player
+        la = legal_actions(state, graph, WAG, p)
+        for a in la.actions.get("move_wagon", []):
+            assert judge(state, a, graph, WAG, with_derived=False).legal, a
+            seen["listed"] += 1
+        for _ in range(25):
+            a = Action("move_wagon", p, _wagon_walk(rnd, graph, state, p))
+            if judge(state, a, graph, WAG, with_derived=False).legal:
+                seen["legal"] += 1
+                assert wagon_covered(la, a, state, graph), a
+                listed = [x for x in la.actions["move_wagon"] if (x.get("plaza"), x.get("jump"),
+                          tuple((x.get("path") or [None])[-1] or ()), bool(x.get("grain"))) ==
+                          (a.get("plaza"), a.get("jump"), tuple((a.get("path") or [None])[-1] or ()),
+                           bool(a.get("grain")))]
+                if listed and not a.get("jump"):
+                    mine = judge(state, a, graph, WAG, with_derived=True).derived.get("wagon_move", {}).get("mp")
+                    best = judge(state, listed[0], graph, WAG, with_derived=True).derived.get("wagon_move", {}).get("mp")
+                    assert best is None or mine is None or best <= mine, (a, listed[0])
+
+    rnd = random.Random(5)
+    for seed in (1, 2):
+        play_game("WAG", 3 + seed % 2, seed, max_actions=400, check=False, on_step=step)
+    assert seen["legal"] > 20 and seen["listed"] > 20, seen

@@ -181,7 +181,9 @@ def _edge_of(a: Node, b: Node) -> Optional[Edge]:
 
 
 def warship_part(v: View, turn: dict, node: Node, where: str, paid: set, path: str) -> tuple[list[Part], Optional[Violation]]:
-    """Rule 6: the tribute (or the chase first) for every opponent warship whose hex has ``node`` as a corner."""
+    """Rule 6: the tribute (or the chase first) for every opponent warship whose hex has ``node`` as a corner.
+    WAG-059 / R-118: the armed forces that take tribute are the personal warships only (no Cities & Knights
+    knight, no Seafarers pirate ship)."""
     out: list[Part] = []
     p = v.player
     chases = turn.get("chases") or {}
@@ -208,6 +210,7 @@ def step_cost(v: View, turn: dict, a: Node, b: Node, paid_edges: set, tribute: s
     g, s, p = v.graph, v.state, v.player
     e = _edge_of(a, b)
     eid = None if e is None else g.edge_index.get(e)
+    # WAG-005: nothing here asks whether another wagon stands on ``b``: wagons share intersections and pass freely
     if eid is None:
         return Violation("WAG-004", f"{node_str(b)} is not next to {node_str(a)}: a wagon moves from an intersection "
                          "to an adjacent one along a path", path)
@@ -410,6 +413,13 @@ def judge_segment(state, graph, player: int, path: list, plaza: Optional[str], j
         if v.barbarians.get(v.trade[plaza], 0) >= 3:
             return Violation("WAG-052", f"the {plaza} is conquered (3 barbarians): its plaza cannot be entered", at,
                              "R-106")
+        parts, bad = warship_part(v, turn, here, f"leaving {node_str(here)} for the plaza", tribute, at)
+        if bad is not None:
+            return bad
+        bad = pay(parts, at)
+        if bad is not None:
+            return bad
+        seg.tribute += [p.payee for p in parts]
         seg.plaza = plaza
     elif jump is not None:
         at = "/action/jump"
@@ -467,6 +477,7 @@ def plans(state, graph, player: int, grain: bool = False) -> dict[tuple, dict]:
     trib0 = frozenset(turn.get("tribute") or ())
     start = wagon_node(state, player)
     heap: list = []
+    back_best = None
     best: dict[tuple, list[tuple[int, int]]] = {}
     out: dict[tuple, dict] = {}
 
@@ -498,14 +509,16 @@ def plans(state, graph, player: int, grain: bool = False) -> dict[tuple, dict]:
         if path:
             out.setdefault(("node", node), {"path": list(path), "mp": mp, "gold": gd})
         for name, cs in v.corners.items():                         # plaza entries: terminal, 0 MP
-            if node in cs and ("plaza", name) not in out and v.barbarians.get(v.trade[name], 0) < 3 \
-                    and not (start is None and not path):
-                out[("plaza", name)] = {"path": list(path), "mp": mp, "gold": gd, "plaza": name}
+            if node in cs and ("plaza", name) not in out and v.barbarians.get(v.trade[name], 0) < 3:
+                seg = judge_segment(state, graph, player, list(path), name, None, grain)
+                if isinstance(seg, Segment):
+                    out[("plaza", name)] = {"path": list(path), "mp": mp, "plaza": name,
+                                            "gold": sum(p.gold for p in seg.payments)}
         if left - mp >= 1 and state.buildings.get(node) is not None:   # jumps: terminal, all MP
             for tgt, (owner, ships, nodes) in jump_targets(state, graph, node).items():
                 if ("jump", tgt) in out:
                     continue
-                seg = judge_segment(state, graph, player, list(path), None, tgt, grain) if path or start else None
+                seg = judge_segment(state, graph, player, list(path), None, tgt, grain)
                 if isinstance(seg, Segment):
                     out[("jump", tgt)] = {"path": list(path), "mp": left, "gold": sum(p.gold for p in seg.payments),
                                           "jump": tgt}
@@ -517,8 +530,16 @@ def plans(state, graph, player: int, grain: bool = False) -> dict[tuple, dict]:
             st = step_cost(v, turn, node, nxt, paid0 | paid, set(trib))
             if isinstance(st, Violation) or mp + st.mp > left or gd + st.gold > gold:
                 continue
+            if nxt == start:                                       # out and back: the cheapest round trip
+                back = (mp + st.mp, gd + st.gold, len(path) + 1)
+                if back_best is None or back < back_best[0]:
+                    back_best = (back, list(path + (nxt,)))
+                continue
             npaid = paid | {st.paid_edge} if st.paid_edge is not None else paid
             push(mp + st.mp, gd + st.gold, path + (nxt,), nxt, trib | frozenset(st.tribute), npaid)
+    if back_best is not None and start is not None:
+        (mp, gd, _), path = back_best
+        out[("node", start)] = {"path": path, "mp": mp, "gold": gd}
     return out
 
 

@@ -98,7 +98,7 @@ def arrival(state: State, player: int, plaza: str) -> tuple[Optional[str], bool]
         if C.DELIVER[held] == plaza:                    # WAG-018, WAG-020: delivered, then the next draw
             return held, left > 0
         return None, False                              # an unrelated plaza does nothing
-    return None, left > 0                               # WAG-017 / R-080: holding none, draw here
+    return None, left > 0           # WAG-016/017, R-080: holding none, any plaza with a stack draws (no fixed goal)
 
 
 def _stack_key(ss: dict, plaza: str) -> str:
@@ -293,6 +293,8 @@ class DriveOff:
                 del b[C.key(h)]
             b[C.key(to)] = int(b.get(C.key(to), 0)) + 1
             t["waived"] = list(t.get("waived") or []) + [list(h)]
+        # WAG-029: whatever the roll, the wagon keeps its MP and moves on (the turn is not ended), and nothing is
+        # stolen (the action has no theft)
         ctx.emit("barbarian_attempt", player=p, hex=list(h), die=die, success=ok, to=list(to) if ok else None)
 
 
@@ -373,6 +375,7 @@ class ChaseWarship:
         to = a.get("to")
         if ok and to is not None:
             ss["warships"][str(o)] = list(to)
+        # WAG-037: the wagon moves on afterwards with its MP left (the grain still payable, R-099)
         ctx.emit("warship_chase", player=p, owner=o, die=die, success=ok, to=list(to) if ok and to else None)
 
 

@@ -21,7 +21,7 @@ import copy
 from typing import Any, Optional
 
 from ...core import Action, Ctx, Violation
-from ...geometry import Hex, hex_corners, hex_str
+from ...geometry import Hex, hex_corners, hex_distance, hex_str, node_hexes
 from ...mapgraph import LAND, RESOURCES, MapGraph
 from ...module import ActionSpec, EventSpec, OptionSpec, PlayLean, RangeKind
 from ...scenarios.mapdata import Edition, MappedScenario
@@ -160,9 +160,48 @@ def policy_candidates(state, graph, scen, p):
             for c in (True, False)]
 
 
+def _target(state: State, p: int) -> Optional[tuple[str, Hex]]:
+    """Where the wagon of ``p`` heads: the held token's destination, else the nearest stack to draw from."""
+    w = C.wagon(state, p)
+    th = C.trade_hexes(state)
+    kind = (w.get("token") or {}).get("kind")
+    if kind is not None:
+        name = C.DELIVER[kind]
+        return (name, th[name]) if name in th else None
+    stacks = state.scenario_state.get("stacks") or {}
+    full = [n for n in th if sum((stacks.get(n) or {}).values())]
+    if not full:
+        return None
+    here = _where(state, p)
+    return min(((n, th[n]) for n in full), key=lambda x: (_dist(here, x[1]), x[0])) if here else (full[0], th[full[0]])
+
+
+def _where(state: State, p: int) -> Optional[list[Hex]]:
+    w = C.wagon(state, p)
+    if w.get("node") is not None:
+        return list(node_hexes(tuple(w["node"])))
+    th = C.trade_hexes(state)
+    return [th[w["plaza"]]] if w.get("plaza") in th else None
+
+
+def _dist(hexes: Optional[list[Hex]], h: Hex) -> int:
+    return min((hex_distance(x, h) for x in hexes), default=99) if hexes else 99
+
+
 def toward_delivery(state: State, action: Action) -> bool:
-    """Random play leans to wagon moves that enter a plaza (a draw or a delivery)."""
-    return action.get("plaza") is not None
+    """Random play leans to wagon moves that enter the plaza the wagon heads for (a delivery or a draw), or
+    end nearer to it."""
+    p = action.player
+    tgt = _target(state, p)
+    if tgt is None:
+        return False
+    name, h = tgt
+    if action.get("plaza") is not None:
+        return action.get("plaza") == name
+    end = action.get("jump") or ((action.get("path") or [None])[-1])
+    if end is None:
+        return False
+    return _dist(list(node_hexes(tuple(end))), h) < _dist(_where(state, p), h)
 
 
 class WagonTrainRules:
@@ -214,7 +253,8 @@ class WagonTrainRules:
         "bridges": F(List(Obj({"edge": F(EDGE, required=True), "player": F(PLAYER, nullable=True)}), max_len=40),
                      doc="R-095, R-109: bridges on river paths and their owners (null: public)"),
         "warships": F(by_player(Null(HEX)), doc="R-086: each player's personal warship (a sea hex)"),
-        "pirate_pool": F(Int(0, 10_000), doc="WAG-031/032, R-091: tolls diverted to the pirate"),
+        "pirate_pool": F(Int(0, 10_000), doc="WAG-031, WAG-032, R-091: tolls diverted to the pirate; no action "
+                           "takes them back (the plundering rules are missing)"),
         "toll_waivers": F(by_player(List(PLAYER, max_len=3)), doc="R-112: owner -> payers he lets pass free"),
         "pirate_lairs": F(List(HEX, max_len=20), doc="R-094: pirate lairs (none on the default maps)"),
     }
@@ -262,7 +302,8 @@ class WagonTrainRules:
     # (after the declarations above: in a class body this name hides ``spec.PLAYER``)
     PLAYER = {"gold": F(Int(0, 10_000), default=0, doc="WAG-002, R-103: the gold coins the player holds")}
 
-    PLAY_LEAN = (PlayLean("move_wagon", toward_delivery, "a wagon move that enters a plaza (draw or deliver)"),
+    PLAY_LEAN = (PlayLean("move_wagon", toward_delivery, "a wagon move towards the plaza it heads for (draw or "
+                          "deliver)"),
                  PlayLean("upgrade_baggage_train", None, "an upgrade of the baggage train"))
 
     # -- a new game --------------------------------------------------------------------------------------
