@@ -616,3 +616,31 @@ def test_every_legal_wagon_move_is_covered_by_a_listed_destination():
     for seed in (1, 2):
         play_game("WAG", 3 + seed % 2, seed, max_actions=400, check=False, on_step=step)
     assert seen["legal"] > 20 and seen["listed"] > 20, seen
+
+
+# -- pictures and explanations (layer 6) ------------------------------------------------------------------------------
+
+def test_the_picture_draws_wagons_barbarians_rivers_bridges_warships_and_the_panel(client):
+    """R-093/R-095/R-086: what WAG keeps on the board is drawn and named in the legend."""
+    e = edge((2, 0), (2, 1))
+    st = wag(wagons={0: A, 1: "castle"}, barbarians={(0, 0): 2}, rivers=[e], bridges=[(e, 1)], warships={1: (5, 0)},
+             pool=3)
+    r = client.post("/v1/render?format=svg", json={"state": st, "size": 40})
+    assert r.status_code == 200, r.get_json()
+    svg = r.get_data(as_text=True)
+    for key in ("wag-wagons", "wag-barbarians", "wag-rivers", "wag-bridges", "wag-warships", "wag-trade"):
+        assert key in svg, key
+    assert "pirate pool: 3 gold" in svg and "to the castle" in svg
+
+
+def test_explanations_break_each_step_down_by_rule(client):
+    """"Why 5 MP": a river with no bridge 3 (WAG-041) + 1 barbarian 2 (WAG-050), from the one step-cost function."""
+    e = edge((2, 0), (2, 1))
+    st = wag(wagons={0: A}, rivers=[e], barbarians={(2, 0): 1}, options={"large_map_bonus": True})
+    r = client.post("/v1/derive?explain=true", json={"state": st})
+    assert r.status_code == 200, r.get_json()
+    reach = r.get_json()["explanations"]["modules"]["wagon_reach"]
+    row = reach["destinations"][f"node:{B[0]},{B[1]},{B[2]}"]
+    assert row["mp"] == 5
+    rules_ = [x["rule"] for x in row["steps"][0]["parts"]]
+    assert rules_ == ["WAG-041", "WAG-050"] and "WAG-041" in row["steps"][0]["why"]

@@ -391,6 +391,14 @@ class WagonTrainRules:
                     "pirate_pool": int(ss.get("pirate_pool", 0))})
         return out
 
+    def board_layers(self, state: State, graph) -> list:
+        from . import pictures
+        return list(super().board_layers(state, graph)) + pictures.layers(state, graph)
+
+    def explain_extra(self, state: State, graph) -> dict[str, Any]:
+        from . import pictures
+        return {**super().explain_extra(state, graph), **pictures.explain(state, graph)}
+
     # -- consistency ---------------------------------------------------------------------------------------
     def validate_state(self, state: State) -> list[tuple[str, str]]:
         out = list(super().validate_state(state))
