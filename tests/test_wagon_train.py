@@ -644,3 +644,58 @@ def test_explanations_break_each_step_down_by_rule(client):
     assert row["mp"] == 5
     rules_ = [x["rule"] for x in row["steps"][0]["parts"]]
     assert rules_ == ["WAG-041", "WAG-050"] and "WAG-041" in row["steps"][0]["why"]
+
+
+# -- soak: seeded random games reach a winner with tokens, barbarians and gold conserved (layer 7) -----------------
+
+def _conservation(state, action, verdict):
+    """Tokens (R-088: 18, in stacks, hands and deliveries), barbarians (moved, never made or lost) and gold
+    (tolls and tribute change hands or go to the pirate pool; only deliveries and purchases meet the bank)."""
+    after_ = verdict.state
+    if after_ is None:
+        return
+    for s in (state, after_):
+        ss = s.scenario_state
+        held = sum(sum(st.values()) for st in (ss.get("stacks") or {}).values())
+        for w in (ss.get("wagons") or {}).values():
+            held += (1 if w.get("token") else 0) + sum((w.get("delivered") or {}).values())
+        assert held == 18, (action, held)
+    nb = lambda s: sum((s.scenario_state.get("barbarians") or {}).values())  # noqa: E731
+    assert nb(after_) == nb(state) == 3, action
+    total = lambda s: sum(p.extra.get("gold", 0) for p in s.players) + int(s.scenario_state.get("pirate_pool", 0))  # noqa: E731
+    bank = sum(e.get("gold", 0) for e in verdict.events if e["type"] == "token_delivered")
+    bank -= sum(e["gave"].get("gold", 0) for e in verdict.events if e["type"] == "traded" and e.get("partner") == "bank")
+    assert total(after_) - total(state) == bank, (action, verdict.events)
+    assert all(p.extra.get("gold", 0) >= 0 for p in after_.players)
+
+
+@pytest.mark.parametrize("players, seed", [(3, 5), pytest.param(4, 1, marks=pytest.mark.slow)])
+def test_seeded_games_reach_a_winner_with_everything_conserved(players, seed):
+    """WAG-001: someone reaches 13 VP on his turn; deliveries count (WAG-002); R-088 tokens, R-104 barbarians
+    and the gold are conserved on every action."""
+    from service.engine.selfplay import play_game
+    g = play_game("WAG", players, seed, max_actions=3000, on_step=_conservation)
+    assert not g.failures, g.failures[:3]
+    assert g.ended == "won" and g.winner is not None
+    assert any(a.type == "move_wagon" and a.get("plaza") for a in g.log)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players, seed", [(3, 1), (4, 2)])
+def test_soak_games_with_cities_and_knights_keep_every_invariant(players, seed):
+    """Longer runs (``-m slow``) with Cities & Knights (target 15, R-117): every invariant and the WAG
+    conservation hold on every action (random play with C&K rarely reaches 15 within the cap)."""
+    from service.engine.selfplay import play_game
+    g = play_game("WAG", players, seed, max_actions=1500, on_step=_conservation,
+                  options={"cities_and_knights": True})
+    assert not g.failures, g.failures[:3]
+    assert g.final.vp_target == 15
+    assert any(a.type == "move_wagon" for a in g.log)
+
+
+def test_with_cities_and_knights_the_target_is_15(client):
+    """R-117 (WAG-001 with CK-SEA-1)."""
+    r = client.post("/v1/games", json={"scenario": "WAG", "players": 3, "seed": 1,
+                                       "options": {"cities_and_knights": True}})
+    assert r.status_code == 201, r.get_json()
+    assert r.get_json()["state"]["vp_target"] == 15
