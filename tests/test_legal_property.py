@@ -137,7 +137,8 @@ def random_candidate(rnd: random.Random, state, graph, scen) -> Action | None:
         "build_road": lambda: {"edge": edge()}, "build_ship": lambda: {"edge": edge()},
         "roll": lambda: {"dice": None}, "end_turn": lambda: {},
         "buy_development_card": lambda: {"card": None,
-                                         "price": rnd.choice((None, "grain", "gold")) if scen.composition.currencies else None},
+                                         "price": rnd.choice((None, "grain", "gold"))
+                                         if "price" in scen.composition.actions["buy_development_card"].fields else None},
         "discard": lambda: {"resources": cards()}, "play_year_of_plenty": lambda: {"resources": cards()},
         "choose_gold": lambda: {"resources": cards()},
         "move_robber": lambda: {"hex": hx(), "steal_from": victim(), "card": None},
@@ -164,12 +165,52 @@ def random_candidate(rnd: random.Random, state, graph, scen) -> Action | None:
             {"keep": True}, {}, {"resources": {rnd.choice(RESOURCES): rnd.choice((1, 2))}},
             {"pieces": [{"kind": rnd.choice(("road", "ship")), "edge": edge()} for _ in range(rnd.choice((0, 1, 2)))]})),
         "attach_special_port": lambda: {"node": node(), "resource": rnd.choice(RESOURCES), "edge": edge()},
+        # WAG: a wagon's walk (mostly along paths from where it stands), drive-offs, chases, upgrades, tolls
+        "move_wagon": lambda: _wagon_walk(rnd, graph, state, p),
+        "drive_off_barbarian": lambda: {"hex": hx(), "to": rnd.choice((hx(), hx(), None)), "die": None},
+        "chase_warship": lambda: {"owner": rnd.randrange(n), "to": rnd.choice((hx(), None)), "die": None},
+        "upgrade_baggage_train": lambda: {},
+        "set_toll_policy": lambda: {"payer": rnd.randrange(n), "charge": rnd.random() < 0.5},
     }
     assert t in params, f"no sampler for the action type {t!r}: add one so its listing is checked"
     a = Action(t, p, params[t]())
     if "token_from" in scen.composition.action_fields.get(t, {}) and rnd.random() < 0.3:
         a.params["token_from"] = [hx()]           # Greater Catan (SC11, TDE3): the source of a token moved
     return a
+
+
+def _wagon_walk(rnd: random.Random, graph, state, p: int) -> dict:
+    """A WAG wagon move, legal or not: a walk of 0-5 intersections from where the wagon stands (now and then
+    anywhere), ending perhaps on a plaza or with a jump, with or without the grain."""
+    from service.engine.geometry import node_neighbours
+    w = (state.scenario_state.get("wagons") or {}).get(str(p)) or {}
+    th = state.scenario_state.get("trade_hexes") or {}
+    here = tuple(w["node"]) if w.get("node") else (hex_corners(tuple(th[w["plaza"]]))[rnd.randrange(6)]
+                                                    if w.get("plaza") in th else rnd.choice(graph.nodes))
+    path = [here] if not w.get("node") else []
+    for _ in range(rnd.choice((0, 1, 1, 2, 2, 3, 4, 5))):
+        nb = [m for m in node_neighbours(here) if m in graph.node_index]
+        here = rnd.choice(nb) if nb and rnd.random() < 0.95 else rnd.choice(graph.nodes)
+        path.append(here)
+    end = rnd.random()
+    plaza = rnd.choice(sorted(th)) if end < 0.3 and th else None
+    jump = rnd.choice(sorted(state.buildings) or graph.nodes) if 0.3 <= end < 0.4 else None
+    return {"path": path, "plaza": plaza, "jump": jump, "grain": rnd.random() < 0.2, "draw": None}
+
+
+def wagon_covered(la, a: Action, state, graph) -> bool:
+    """A ``move_wagon`` is listed by destination (one cheapest plan per plaza, jump landing or intersection
+    reached, per grain choice): a move is covered when it is legal (its path's cost is the step-cost
+    function's, which no relation here restates) and the listed ones hold its destination and grain choice;
+    every listed plan is itself adjudicated legal above."""
+    scen = get_scenario(state.scenario)
+    if not adjudicate(state, a, graph, scen, with_derived=False).legal:
+        return False
+    def dest(x):
+        path = x.get("path") or []
+        return (("plaza", x.get("plaza")) if x.get("plaza") else ("jump", tuple(x.get("jump"))) if x.get("jump")
+                else ("node", tuple(path[-1])) if path else ("grain",), bool(x.get("grain")))
+    return dest(a) in {dest(x) for x in la.actions.get("move_wagon", [])}
 
 
 def sail_covered(la, a: Action, state, graph) -> bool:
@@ -196,6 +237,8 @@ def listed(la, a: Action, state=None, graph=None) -> bool:
         return False
     if a.type == "sail_ship":
         return sail_covered(la, a, state, graph)
+    if a.type == "move_wagon":
+        return wagon_covered(la, a, state, graph)
     return _key(a) in {_key(x) for x in la.actions.get(a.type, [])}
 
 

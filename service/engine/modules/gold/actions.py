@@ -26,27 +26,10 @@ from ...placement import road_site
 from ...state import State
 from ...actions import HANDLERS, Handler, own_handler
 from ...actions.dev import PlayRoadBuilding, dev_wrong_phase, draw_card, place_free_road
-from ...actions.trade import joined, split_currencies
 
 
-def split_coins(cards: dict[str, int]) -> tuple[dict[str, int], int]:
-    """The cards named and, apart, the gold coins (GOLD-016, GOLD-018)."""
-    named, amounts = split_currencies(cards, ("gold",))
-    return named, amounts.get("gold", 0)
-
-
-def joined_coins(cards: dict[str, int], gold: int) -> dict[str, int]:
-    return joined(cards, {"gold": gold} if gold else {})
-
-
-def coins(state: State, player: int) -> int:
-    """GOLD-005: the gold coins ``player`` holds."""
-    return state.players[player].extra.get("gold", 0)
-
-
-def add_coins(s: State, player: int, n: int) -> None:
-    extra = s.players[player].extra
-    extra["gold"] = extra.get("gold", 0) + n
+from ...scenarios.coins import (add_coins, bank_trade_admits, bank_trade_sample, buy_range, buy_violations, coins,
+                                gold_short, joined_coins, pay_gold, split_coins)
 
 #: The gold part of each cost (GOLD-007..010); the cards are the base costs (BASE-COST-1..3, SEA-006).
 GOLD_COST = {"road": 1, "ship": 1, "settlement": 2, "city": 2}
@@ -105,17 +88,6 @@ def dock_of(g, sh: dict) -> Optional[str]:
 
 
 # -- gold as a currency --------------------------------------------------------------------------------
-
-def gold_short(state: State, player: int, need: int, what: str, rule: str) -> list[Violation]:
-    have = coins(state, player)
-    if have < need:
-        return [Violation(rule, f"{what} also costs {need} gold; player {player} has {have} gold")]
-    return []
-
-
-def pay_gold(s: State, player: int, n: int) -> None:
-    add_coins(s, player, -n)         # the bank's gold is unlimited (R-042)
-
 
 def with_gold(base: Handler, item: str) -> Handler:
     """The engine's handler for ``item`` with its gold part added in the main phase (set-up is free)."""
@@ -324,18 +296,7 @@ class GoldTrade:
         get, get_gold = split_coins(a.get("get"))
         p = s.players[a.player]
         if give_gold and not give and get and not get_gold:
-            n = sum(get.values())
-            if give_gold != SELL_RATE * n:
-                return [Violation("GOLD-016", f"the bank sells a resource card for {SELL_RATE} gold: {n} card"
-                                  f"{'s' if n != 1 else ''} cost {SELL_RATE * n} gold, not {give_gold}", "/action/give")]
-            if coins(s, a.player) < give_gold:
-                return [Violation("GOLD-016", f"player {a.player} has {coins(s, a.player)} gold, fewer than the {give_gold} offered",
-                                  "/action/give")]
-            for r, k in get.items():
-                if s.bank.get(r, 0) < k:
-                    return [Violation("BASE-TRADE-9", f"the bank holds {s.bank.get(r, 0)} {r}, fewer than the {k} asked",
-                                      f"/action/get/{r}")]
-            return []
+            return buy_violations(s, a.player, give_gold, get, SELL_RATE, "GOLD-016")
         if give and not give_gold and get_gold and not get:
             n = sum(give.values())
             if n != BUY_RATE * get_gold:
@@ -616,13 +577,9 @@ def gold_trade_ranges(state: State, graph, scen, p: int):
     """GOLD-016: 2 gold buy 1 card (several at once, any mix the bank holds); GOLD-018: any 3 cards of the
     hand buy 1 gold (a multiple of 3 at once). Never both directions in one trade."""
     hand = state.players[p].resources
-    k = coins(state, p) // SELL_RATE
-    bank = {r: min(state.bank.get(r, 0), k) for r in RESOURCES}
-    if k and sum(bank.values()):
-        yield ({"direction": "buy", "rate": SELL_RATE, "give": {"at_most": {"gold": SELL_RATE * k}},
-                "get": {"at_least": 1, "total_at_most": k, "at_most": bank}},
-               Action("gold_trade", p, {"give": {"gold": SELL_RATE},
-                                        "get": {next(r for r in RESOURCES if bank[r]): 1}}))
+    buy = buy_range(state, p, SELL_RATE, coins(state, p) // SELL_RATE)
+    if buy is not None:
+        yield buy
     m = sum(hand.values()) // BUY_RATE
     if m:
         yield ({"direction": "sell", "rate": BUY_RATE, "get": {"at_most": {"gold": m}},
@@ -632,12 +589,7 @@ def gold_trade_ranges(state: State, graph, scen, p: int):
 
 
 def gold_trade_admits(spec: dict, action: Action) -> bool:
-    from ...legal import cards_in_range
-    give = {r: n for r, n in action.get("give").items() if n}
-    get = {r: n for r, n in action.get("get").items() if n}
-    if spec["direction"] == "buy":
-        return cards_in_range(get, spec["get"]) and give == {"gold": spec["rate"] * sum(get.values())}
-    return cards_in_range(give, spec["give"]) and get == {"gold": sum(give.values()) // spec["rate"]}
+    return bank_trade_admits(spec, action)
 
 
 def gold_trade_count(spec: dict) -> int:
@@ -659,11 +611,4 @@ def gold_trade_members(spec: dict):
 
 
 def gold_trade_sample(spec: dict, rng) -> Action:
-    from ...legal import draw_cards
-    t, p = spec["type"], spec["player"]
-    if spec["direction"] == "buy":
-        get = draw_cards(rng, 1 + rng.below(spec["get"]["total_at_most"]), spec["get"]["at_most"])
-        return Action(t, p, {"give": {"gold": spec["rate"] * sum(get.values())}, "get": get})
-    lots = spec["give"]["total_at_most"] // spec["rate"]
-    give = draw_cards(rng, spec["rate"] * (1 + rng.below(lots)), spec["give"]["at_most"])
-    return Action(t, p, {"give": give, "get": {"gold": sum(give.values()) // spec["rate"]}})
+    return bank_trade_sample(spec, rng)

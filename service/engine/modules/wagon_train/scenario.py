@@ -1,0 +1,486 @@
+"""WAG: the fan wagon-train variant "Overseas Baggage Train" (seeds/004, WAG-001..069, rulings R-080..R-101
+and R-103..R-122), played over Catan + Seafarers by 3 or 4 players (R-097) to 13 VP (WAG-001; 15 with Cities
+& Knights, R-117).
+
+Each player's wagon crosses the intersections on a movement-point budget (``costs.py``: the one step-cost
+function), draws a secret trade token at one of three trade hexes and delivers it to the right one for 1 VP
+and gold (``handlers.py``); gold pays tolls on opponents' roads, bridges and sea routes and tribute to
+warships; barbarians standing in hexes slow or close paths and can be driven off with a die.
+
+The rules live in :class:`WagonTrainRules`, a module class whose hooks call ``super()``, so another scenario
+could stack it later over its own map; :class:`WagonTrain` is that module over the default maps (``maps.py``).
+Trade hexes are desert tiles marked in ``scenario_state.trade_hexes`` (the Diamond Isles precedent).
+
+Strong knights on horseback (WAG-046's knight half, WAG-048, WAG-053, WAG-055..057) need a knights-on-horseback
+module the seeds do not define: the ``knights_on_horseback`` option takes only false, and asking for them is
+a 422 naming R-096.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any, Optional
+
+from ...core import Action, Ctx, Violation
+from ...geometry import Hex, hex_corners, hex_distance, hex_str, node_hexes
+from ...mapgraph import LAND, RESOURCES, MapGraph
+from ...module import ActionSpec, EventSpec, OptionSpec, PlayLean, RangeKind
+from ...scenarios.mapdata import Edition, MappedScenario
+from ...scenarios.seafarers import Seafarers
+from ...spec import EDGE, HEX, NODE, PLAYER, PLAYER_KEY, Any_, Bool, Cards, F, Int, List, Map, Null, Obj, Str, \
+    by_player
+from ...state import State
+from . import costs as C
+from .handlers import (BuyWithGold, ChaseWarship, DriveOff, MoveWagon, OTHER_MOVABLES, SetTollPolicy, Upgrade,
+                       movement_phase_check, vacant_sea)
+from .maps import MAP_SPECS, component_table, map_marks
+
+BOOK = "Overseas Baggage Train, a fan wagon-train variant"
+_KIND = Str(C.KINDS)
+_TRADE = Str(C.TRADE)
+_TRADE_IN = Str(C.TRADE + ("forge",))
+_STACK = Cards(C.KINDS, hi=6)
+_WAGON = Obj({
+    "node": F(NODE, nullable=True, doc="R-097: the intersection the wagon stands on (null on a plaza or before set-up)"),
+    "plaza": F(_TRADE, nullable=True, doc="R-093: the trade hex whose plaza the wagon stands on"),
+    "level": F(Int(1, 5), doc="WAG-006, R-087: the baggage-train card's level (1-5)"),
+    "token": F(Obj({"kind": F(_KIND, required=True), "from": F(_TRADE_IN, required=True)}), nullable=True,
+               doc="WAG-017/019: the trade token held (one at most), its kind secret to opponents (R-101)"),
+    "delivered": F(Cards(C.KINDS, hi=6), doc="WAG-002/020: the tokens delivered, face up (1 VP each)"),
+})
+_TURN = Obj({
+    "player": F(PLAYER, doc="whose turn this bookkeeping is"),
+    "started": F(Bool(), doc="R-114: the movement phase has started"),
+    "ended": F(Bool(), doc="WAG-014/022, R-114: the wagon's movement is over for the turn"),
+    "plaza": F(Bool(), doc="WAG-014: a plaza was entered"),
+    "jumped": F(Bool(), doc="WAG-022/023: the wagon jumped along a sea route"),
+    "mp_used": F(Int(0, 40), doc="WAG-004: movement points spent this turn"),
+    "grain": F(Bool(), doc="WAG-012: the grain for +2 MP was paid"),
+    "paid_edges": F(List(EDGE, max_len=60), doc="WAG-054: paths whose toll was paid this turn"),
+    "tribute": F(List(PLAYER, max_len=4), doc="WAG-034: warship owners paid this turn"),
+    "chases": F(Map(Str(("won", "lost")), key=PLAYER_KEY, max_len=4), doc="WAG-036: chases rolled this turn"),
+    "attempts": F(List(HEX, max_len=64), doc="WAG-030: barbarian hexes tried this turn"),
+    "waived": F(List(HEX, max_len=64), doc="WAG-061: barbarian hexes cleared by a drive-off this turn"),
+    "bought": F(Int(0, 2), doc="R-098: resource cards bought with gold this turn"),
+})
+_CARD_ROW = Obj({"mp": F(Int(0, 20), required=True), "gold": F(Int(0, 20), required=True),
+                 "faces": F(List(Int(1, 6), max_len=6), required=True)})
+
+
+def _flag(value: Any, players: int) -> bool:
+    return type(value) is bool
+
+
+def _false_only(value: Any, players: int) -> bool:
+    return value is False
+
+
+def _start_gold(value: Any, players: int) -> bool:
+    return type(value) is int and 0 <= value <= 50
+
+
+def _card_table(value: Any, players: int) -> bool:
+    return (type(value) is list and len(value) == 5 and all(_CARD_ROW.ok(x) for x in value)
+            and all(value[i]["mp"] <= value[i + 1]["mp"] for i in range(4)))
+
+
+def _upgrade_cost(value: Any, players: int) -> bool:
+    return (type(value) is dict and value and all(k in RESOURCES and type(n) is int and 0 <= n <= 5
+                                                  for k, n in value.items()))
+
+
+def _ranges() -> RangeKind:
+    from ...scenarios.coins import bank_trade_admits, bank_trade_sample, buy_range
+
+    def specs(state, graph, scen, p):
+        if C.turn_of(state).get("started"):
+            return
+        most = 2 - int(C.turn_of(state).get("bought", 0))           # R-098
+        r = buy_range(state, p, 2, most) if most > 0 else None
+        if r is not None:
+            yield r
+    return RangeKind(specs, bank_trade_admits, bank_trade_sample)
+
+
+# -- candidates for the legal-action list ------------------------------------------------------------------
+
+def move_candidates(state: State, graph: MapGraph, scen: Any, p: int):
+    """``move_wagon``: one cheapest plan per destination and grain choice (``costs.plans``)."""
+    if state.phase != "main" or state.current_player != p or not C.wagon(state, p):
+        return []
+    t = C.turn_of(state)
+    if t.get("ended"):
+        return []
+    out = []
+    choices = [False] + ([True] if not t.get("grain") and state.players[p].resources.get("grain", 0) else [])
+    for grain in choices:
+        for dest, plan in sorted(C.plans(state, graph, p, grain).items(), key=lambda x: repr(x[0])):
+            out.append(Action("move_wagon", p, {"path": plan["path"], "plaza": plan.get("plaza"),
+                                                "jump": plan.get("jump"), "grain": grain, "draw": None}))
+        if grain:
+            out.append(Action("move_wagon", p, {"path": [], "plaza": None, "jump": None, "grain": True,
+                                                "draw": None}))
+    return out
+
+
+def drive_candidates(state: State, graph: MapGraph, scen: Any, p: int):
+    if state.phase != "main" or state.current_player != p:
+        return []
+    at = C.wagon_node(state, p)
+    if at is None:
+        return []
+    barb = {C.unkey(k): n for k, n in (state.scenario_state.get("barbarians") or {}).items() if n}
+    land = [h for h, t in sorted(state.hexes.items()) if t.terrain in LAND and barb.get(h, 0) < 3]
+    out = []
+    for h in sorted(barb):
+        if at in hex_corners(h):
+            out += [Action("drive_off_barbarian", p, {"hex": h, "to": m, "die": None}) for m in land if m != h]
+    return out
+
+
+def chase_candidates(state: State, graph: MapGraph, scen: Any, p: int):
+    if state.phase != "main" or state.current_player != p:
+        return []
+    out = []
+    for o, h in sorted((state.scenario_state.get("warships") or {}).items()):
+        if int(o) == p or not h:
+            continue
+        free = vacant_sea(state, tuple(h)) or [None]
+        out += [Action("chase_warship", p, {"owner": int(o), "to": m, "die": None}) for m in free]
+    return out
+
+
+def upgrade_candidates(state, graph, scen, p):
+    return [Action("upgrade_baggage_train", p, {})] if state.phase == "main" and state.current_player == p else []
+
+
+def policy_candidates(state, graph, scen, p):
+    if state.phase != "main" or state.current_player != p:
+        return []
+    return [Action("set_toll_policy", p, {"payer": q, "charge": c}) for q in range(state.num_players) if q != p
+            for c in (True, False)]
+
+
+def _target(state: State, p: int) -> Optional[tuple[str, Hex]]:
+    """Where the wagon of ``p`` heads: the held token's destination, else the nearest stack to draw from."""
+    w = C.wagon(state, p)
+    th = C.trade_hexes(state)
+    kind = (w.get("token") or {}).get("kind")
+    if kind is not None:
+        name = C.DELIVER[kind]
+        return (name, th[name]) if name in th else None
+    stacks = state.scenario_state.get("stacks") or {}
+    full = [n for n in th if sum((stacks.get(n) or {}).values())]
+    if not full:
+        return None
+    here = _where(state, p)
+    return min(((n, th[n]) for n in full), key=lambda x: (_dist(here, x[1]), x[0])) if here else (full[0], th[full[0]])
+
+
+def _where(state: State, p: int) -> Optional[list[Hex]]:
+    w = C.wagon(state, p)
+    if w.get("node") is not None:
+        return list(node_hexes(tuple(w["node"])))
+    th = C.trade_hexes(state)
+    return [th[w["plaza"]]] if w.get("plaza") in th else None
+
+
+def _dist(hexes: Optional[list[Hex]], h: Hex) -> int:
+    return min((hex_distance(x, h) for x in hexes), default=99) if hexes else 99
+
+
+def toward_delivery(state: State, action: Action) -> bool:
+    """Random play leans to wagon moves that enter the plaza the wagon heads for (a delivery or a draw), or
+    end nearer to it."""
+    p = action.player
+    tgt = _target(state, p)
+    if tgt is None:
+        return False
+    name, h = tgt
+    if action.get("plaza") is not None:
+        return action.get("plaza") == name
+    end = action.get("jump") or ((action.get("path") or [None])[-1])
+    if end is None:
+        return False
+    return _dist(list(node_hexes(tuple(end))), h) < _dist(_where(state, p), h)
+
+
+class WagonTrainRules:
+    """The wagon-train rules as a module: declarations and hooks (each hook adds to the modules below)."""
+    module_name = "WAG"
+    CURRENCIES = ("gold",)                                  # WAG-044, R-112: gold changes hands in trades
+    ACTIONS = (
+        ActionSpec("move_wagon", {
+            "path": F(List(NODE, max_len=16), doc="WAG-004: the intersections entered, one path each"),
+            "plaza": F(_TRADE, nullable=True, doc="WAG-014, R-093: end by entering this trade hex's plaza"),
+            "jump": F(NODE, nullable=True, doc="WAG-022, R-085: end by jumping along a closed sea route to this "
+                      "building"),
+            "grain": F(Bool(), default=False, doc="WAG-012, R-099: pay 1 grain first for +2 MP (once a turn)"),
+            "draw": F(_KIND, nullable=True, doc="WAG-017/020: the token drawn on the plaza, as observed; left out, "
+                      "the seeded generator draws it"),
+        }, "Move the wagon one segment (WAG-003..026): the verdict names the first illegal step.",
+            handler=MoveWagon.HANDLER, candidates=move_candidates),
+        ActionSpec("drive_off_barbarian", {
+            "hex": F(HEX, required=True, doc="WAG-028: the barbarian hex beside the wagon"),
+            "to": F(HEX, nullable=True, doc="R-105, R-113: where one barbarian goes if the roll succeeds"),
+            "die": F(Int(1, 6), nullable=True, doc="the die as observed; left out, the seeded generator rolls"),
+        }, "WAG-027..030, WAG-061: roll to drive one barbarian off a hex beside the wagon.",
+            handler=DriveOff.HANDLER, candidates=drive_candidates),
+        ActionSpec("chase_warship", {
+            "owner": F(PLAYER, required=True, doc="the opponent whose warship is chased"),
+            "to": F(HEX, nullable=True, doc="R-113/R-116: the vacant adjacent sea hex it goes to on success"),
+            "die": F(Int(1, 6), nullable=True, doc="the die as observed; left out, the seeded generator rolls"),
+        }, "WAG-036..038, R-086: roll to chase an opponent's warship away (no tribute on success).",
+            handler=ChaseWarship.HANDLER, candidates=chase_candidates),
+        ActionSpec("upgrade_baggage_train", {}, "WAG-006, R-087, R-120: the baggage train goes up one level.",
+                   handler=Upgrade.HANDLER, candidates=upgrade_candidates),
+        ActionSpec("set_toll_policy", {"payer": F(PLAYER, required=True), "charge": F(Bool(), required=True)},
+                   "WAG-044, R-082, R-112: charge (default) or waive one opponent's tolls and tribute.",
+                   handler=SetTollPolicy.HANDLER, candidates=policy_candidates),
+        ActionSpec("gold_trade", {"give": F(Cards(RESOURCES + ("gold",)), required=True),
+                                  "get": F(Cards(RESOURCES + ("gold",)), required=True)},
+                   "WAG-067, R-098: buy resource cards from the bank, 2 gold each, at most 2 a turn.",
+                   handler=BuyWithGold.HANDLER, ranged=True, ranges=_ranges()),
+    )
+    STATE = {
+        "trade_hexes": F(Obj({n: F(HEX) for n in C.TRADE + ("forge",)}),
+                         doc="R-089, R-093: the trade hexes (desert tiles), by name; forge = glassworks"),
+        "stacks": F(Obj({n: F(_STACK) for n in C.TRADE + ("forge",)}),
+                    doc="R-088, WAG-021: the trade tokens left in each hex's stack, by kind"),
+        "wagons": F(by_player(_WAGON), doc="WAG-004, R-097: each player's wagon"),
+        "wagon_turn": F(_TURN, nullable=True, doc="this turn's wagon bookkeeping (cleared at the end of the turn)"),
+        "barbarians": F(Map(Int(0, 3), max_len=64), doc="WAG-049, R-084: \"q,r\" of a land hex -> barbarians in it"),
+        "rivers": F(List(EDGE, max_len=100), doc="R-095: land paths that cross a river"),
+        "bridges": F(List(Obj({"edge": F(EDGE, required=True), "player": F(PLAYER, nullable=True)}), max_len=40),
+                     doc="R-095, R-109: bridges on river paths and their owners (null: public)"),
+        "warships": F(by_player(Null(HEX)), doc="R-086: each player's personal warship (a sea hex)"),
+        "pirate_pool": F(Int(0, 10_000), doc="WAG-031, WAG-032, R-091: tolls diverted to the pirate; no action "
+                           "takes them back (the plundering rules are missing)"),
+        "toll_waivers": F(by_player(List(PLAYER, max_len=3)), doc="R-112: owner -> payers he lets pass free"),
+        "pirate_lairs": F(List(HEX, max_len=20), doc="R-094: pirate lairs (none on the default maps)"),
+    }
+    DERIVED = {
+        "wagons": F(by_player(Any_(doc="position, level, card, allowance, MP left, token (kind to its owner)"))),
+        "trade_hexes": F(Map(Any_(doc="hex, stack size, kinds delivered there"), max_len=4)),
+        "barbarians": F(Map(Any_(doc="count and effect"), max_len=64), doc="WAG-049..052"),
+        "pirate_pool": F(Int(0, 10_000), doc="WAG-031, R-091"),
+        "wagon_move": F(Any_(doc="the judged segment: MP and gold per step, each part citing its rule")),
+    }
+    EVENTS = (
+        EventSpec("wagon_moved", {"player": F(PLAYER), "path": F(List(NODE, max_len=16)), "plaza": F(Null(_TRADE)),
+                                  "jump": F(Null(NODE)), "mp": F(Int(0, 40)), "mp_left": F(Int(0, 40)),
+                                  "grain": F(Bool())}, "WAG-004: the wagon moved one segment"),
+        EventSpec("toll_paid", {"payer": F(PLAYER), "payee": F(Null(PLAYER)), "gold": F(Int(0, 100)),
+                                "reason": F(Str(("road", "bridge", "lane", "tribute"))), "rule": F(Str(max_len=20))},
+                  "WAG-010/024/031/033/043: gold paid for a step (payee null: the pirate pool)"),
+        EventSpec("barbarian_attempt", {"player": F(PLAYER), "hex": F(HEX), "die": F(Int(1, 6)),
+                                        "success": F(Bool()), "to": F(Null(HEX))}, "WAG-028: a drive-off roll"),
+        EventSpec("warship_chase", {"player": F(PLAYER), "owner": F(PLAYER), "die": F(Int(1, 6)),
+                                    "success": F(Bool()), "to": F(Null(HEX))}, "WAG-036: a chase roll"),
+        EventSpec("token_drawn", {"player": F(PLAYER), "hex": F(_TRADE), "kind": F(_KIND)},
+                  "WAG-017/020: a trade token drawn (its kind for its owner, R-101)"),
+        EventSpec("token_delivered", {"player": F(PLAYER), "kind": F(_KIND), "hex": F(_TRADE), "gold": F(Int(0, 100))},
+                  "WAG-020: a token delivered: 1 VP and gold"),
+        EventSpec("stack_empty", {"hex": F(_TRADE)}, "WAG-021, R-080: nothing left to draw here"),
+        EventSpec("baggage_train_upgraded", {"player": F(PLAYER), "level": F(Int(1, 5))}, "WAG-006"),
+        EventSpec("toll_policy", {"owner": F(PLAYER), "payer": F(PLAYER), "charge": F(Bool())}, "R-112"),
+        EventSpec("wagon_placed", {"player": F(PLAYER), "node": F(NODE)}, "R-097: the wagon starts here"),
+    )
+    OPTIONS = (
+        OptionSpec("large_map_bonus", _flag, "true or false: WAG-039/040, R-110: +2 MP always and double delivery "
+                   "gold (a new game on the default maps turns it on)"),
+        OptionSpec("start_gold", _start_gold, "an integer 0..50: R-103, each player's gold at the start (default 5)"),
+        OptionSpec("baggage_train", _card_table, "5 levels [{mp, gold, faces}] with MP not falling: R-087, the "
+                   "baggage-train card table (default MP 4/5/5/6/6, gold 1-5, faces none/6/5-6/4-6/3-6)"),
+        OptionSpec("upgrade_cost", _upgrade_cost, "resource counts: R-087, the price of an upgrade (default 1 grain, "
+                   "1 ore, 1 wool)"),
+        OptionSpec("santa_workshop", _false_only, "false only: R-090, Santa's workshop is an add-on this service does "
+                   "not play yet"),
+        OptionSpec("knights_on_horseback", _false_only, "false only: R-096, strong knights on horseback (WAG-046, "
+                   "WAG-048, WAG-053, WAG-055, WAG-056, WAG-057) need a knights-on-horseback module the rules do not define"),
+    )
+    CHECKS = (movement_phase_check,)
+    # (after the declarations above: in a class body this name hides ``spec.PLAYER``)
+    PLAYER = {"gold": F(Int(0, 10_000), default=0, doc="WAG-002, R-103: the gold coins the player holds")}
+
+    PLAY_LEAN = (PlayLean("move_wagon", toward_delivery, "a wagon move towards the plaza it heads for (draw or "
+                          "deliver)"),
+                 PlayLean("upgrade_baggage_train", None, "an upgrade of the baggage train"))
+
+    # -- a new game --------------------------------------------------------------------------------------
+    def new_game(self, num_players: int, seed: int, options: Optional[dict] = None) -> State:
+        options = {"large_map_bonus": True, **(options or {})}        # R-110: the default maps are large
+        state = super().new_game(num_players, seed, options)
+        for p in state.players:
+            p.extra["gold"] = int(options.get("start_gold", C.START_GOLD))   # R-103
+        return state
+
+    def initial_scenario_state(self, num_players: int, board: dict) -> dict[str, Any]:
+        out = super().initial_scenario_state(num_players, board)
+        out.update(map_marks(num_players))
+        out["stacks"] = {k: dict(v) for k, v in C.STACKS.items()}         # R-088
+        out["wagons"] = {str(p): {"node": None, "plaza": None, "level": 1, "token": None, "delivered": {}}
+                         for p in range(num_players)}
+        out["warships"] = {}
+        out["pirate_pool"] = 0
+        out["toll_waivers"] = {}
+        out["pirate_lairs"] = []
+        out["wagon_turn"] = None
+        return out
+
+    # -- reactions ---------------------------------------------------------------------------------------
+    def after_action(self, ctx: Ctx, s: State) -> None:
+        super().after_action(ctx, s)
+        a = ctx.action
+        if a.type == "build_settlement" and ctx.state.phase == "setup":     # R-097: the first settlement
+            w = (s.scenario_state.get("wagons") or {}).get(str(a.player))
+            if w is not None and w.get("node") is None and not w.get("plaza"):
+                s.scenario_state = copy.deepcopy(s.scenario_state)
+                s.scenario_state["wagons"][str(a.player)]["node"] = list(a.get("node"))
+                ctx.emit("wagon_placed", player=a.player, node=list(a.get("node")))
+        elif a.type in OTHER_MOVABLES:                                       # R-114
+            t = s.scenario_state.get("wagon_turn")
+            if t and t.get("started") and not t.get("ended"):
+                s.scenario_state = copy.deepcopy(s.scenario_state)
+                s.scenario_state["wagon_turn"]["ended"] = True
+
+    def on_turn_end(self, ctx: Ctx, s: State) -> None:
+        super().on_turn_end(ctx, s)
+        if s.scenario_state.get("wagon_turn") is not None:                 # WAG-013: unused MP are lost
+            s.scenario_state = {**s.scenario_state, "wagon_turn": None}
+
+    def idle_hexes(self, state: State) -> Any:
+        """WAG-052 / R-106: a conquered hex (3 barbarians) produces nothing."""
+        own = {C.unkey(k) for k, n in (state.scenario_state.get("barbarians") or {}).items() if n >= 3}
+        below = super().idle_hexes(state)
+        return own | set(below) if below else own
+
+    def vp_extra(self, state: State, player: int) -> dict[str, int]:
+        out = dict(super().vp_extra(state, player))
+        out["deliveries"] = sum((C.wagon(state, player).get("delivered") or {}).values())   # WAG-002
+        return out
+
+    # -- reports -----------------------------------------------------------------------------------------
+    def derived_extra(self, state: State, graph: MapGraph) -> dict[str, Any]:
+        out = dict(super().derived_extra(state, graph))
+        ss = state.scenario_state
+        wagons = {}
+        for p in range(state.num_players):
+            w = C.wagon(state, p)
+            if not w:
+                continue
+            level = int(w.get("level", 1))
+            tok = w.get("token")
+            entry = {"node": w.get("node"), "plaza": w.get("plaza"), "level": level, "card": C.card(state, level),
+                     "allowance": C.allowance(state, p, C.turn_of(state) if p == state.current_player else {}),
+                     "token": None if tok is None else {"held": True, "from": tok.get("from"), "kind": tok.get("kind")},
+                     "deliveries": sum((w.get("delivered") or {}).values())}
+            if p == state.current_player and state.phase == "main":
+                entry["mp_left"] = max(0, C.mp_left(state, p))
+            wagons[str(p)] = entry
+        stacks = ss.get("stacks") or {}
+        trade = {}
+        for name, h in C.trade_hexes(state).items():
+            st = stacks.get(name) or (stacks.get("forge") if name == "glassworks" else None) or {}
+            trade[name] = {"hex": list(h), "stack": sum(st.values()),
+                           "delivers": sorted(k for k, t in C.DELIVER.items() if t == name)}
+        barb = {}
+        for k, n in sorted((ss.get("barbarians") or {}).items()):
+            if n:
+                barb[k] = {"count": n, "effect": {1: "undeveloped", 2: "all", 3: "conquered"}[min(n, 3)]}
+        out.update({"wagons": wagons, "trade_hexes": trade, "barbarians": barb,
+                    "pirate_pool": int(ss.get("pirate_pool", 0))})
+        return out
+
+    def board_layers(self, state: State, graph) -> list:
+        from . import pictures
+        return list(super().board_layers(state, graph)) + pictures.layers(state, graph)
+
+    def explain_extra(self, state: State, graph) -> dict[str, Any]:
+        from . import pictures
+        return {**super().explain_extra(state, graph), **pictures.explain(state, graph)}
+
+    # -- consistency ---------------------------------------------------------------------------------------
+    def validate_state(self, state: State) -> list[tuple[str, str]]:
+        out = list(super().validate_state(state))
+        ss = state.scenario_state
+        at = "/state/scenario_state"
+        th = ss.get("trade_hexes") or {}
+        if "forge" in th and "glassworks" in th:
+            out.append((f"{at}/trade_hexes/forge", "forge is another name of the glassworks (R-089): give one"))
+        seen: dict = {}
+        for name, h in th.items():
+            if h is None:
+                continue
+            t = state.hexes.get(tuple(h))
+            if t is None or t.terrain not in LAND:
+                out.append((f"{at}/trade_hexes/{name}", f"a trade hex is a land hex of the board (R-093); "
+                            f"{hex_str(tuple(h))} is not"))
+            if tuple(h) in seen:
+                out.append((f"{at}/trade_hexes/{name}", f"the {seen[tuple(h)]} stands on {hex_str(tuple(h))} already"))
+            seen[tuple(h)] = name
+        held: dict[str, int] = {}
+        for p, w in (ss.get("wagons") or {}).items():
+            if int(p) >= state.num_players:
+                out.append((f"{at}/wagons/{p}", f"player {p} does not exist"))
+                continue
+            if w.get("node") is not None and w.get("plaza"):
+                out.append((f"{at}/wagons/{p}", "a wagon stands on an intersection or on a plaza, not both"))
+            if w.get("plaza") and w["plaza"] not in C.trade_hexes(state):
+                out.append((f"{at}/wagons/{p}/plaza", f"there is no {w['plaza']} trade hex on this board"))
+            if w.get("level") is not None and w["level"] > len(C.card_table(state)):
+                out.append((f"{at}/wagons/{p}/level", "above the card table's top level (R-087)"))
+            if w.get("token"):
+                held[w["token"]["kind"]] = held.get(w["token"]["kind"], 0) + 1
+            for k, n in (w.get("delivered") or {}).items():
+                held[k] = held.get(k, 0) + n
+        for name, st in (ss.get("stacks") or {}).items():
+            tname = "glassworks" if name == "forge" else name
+            for k, n in st.items():
+                held[k] = held.get(k, 0) + n
+                if n and C.DELIVER[k] == tname:
+                    out.append((f"{at}/stacks/{name}/{k}", f"the {tname} never stacks a kind delivered to itself "
+                                "(R-088)"))
+        for k, n in held.items():
+            if n > C.TOTALS[k]:
+                out.append((f"{at}/stacks", f"{n} {k} tokens in stacks, hands and deliveries; the game has "
+                            f"{C.TOTALS[k]} (R-088)"))
+        for k, n in (ss.get("barbarians") or {}).items():
+            try:
+                h = C.unkey(k)
+            except ValueError:
+                out.append((f"{at}/barbarians/{k}", "a key is \"q,r\""))
+                continue
+            t = state.hexes.get(h)
+            if n and (t is None or t.terrain not in LAND):
+                out.append((f"{at}/barbarians/{k}", "barbarians stand on land hexes only (WAG-049, R-105)"))
+        rivers = {tuple(e) for e in ss.get("rivers") or ()}
+        for i, b in enumerate(ss.get("bridges") or ()):
+            if tuple(b["edge"]) not in rivers:
+                out.append((f"{at}/bridges/{i}/edge", "a bridge lies on a river path (R-095)"))
+        spots = {}
+        for o, h in (ss.get("warships") or {}).items():
+            if h is None:
+                continue
+            t = state.hexes.get(tuple(h))
+            if t is None or t.terrain != "sea":
+                out.append((f"{at}/warships/{o}", "a warship lies on a sea hex (R-086)"))
+            if tuple(h) in spots:
+                out.append((f"{at}/warships/{o}", "two warships never share a hex (R-086)"))
+            spots[tuple(h)] = o
+        t = ss.get("wagon_turn")
+        if t and t.get("player") is not None and t["player"] != state.current_player:
+            out.append((f"{at}/wagon_turn/player", "the turn's wagon bookkeeping belongs to the current player"))
+        return out
+
+
+class WagonTrain(WagonTrainRules, MappedScenario, Seafarers, edition=Edition(
+        "WAG", "Wagon Train / Overseas Baggage Train (fan variant)", BOOK, None, (3, 4), 13,   # R-097, WAG-001
+        "R-089", {n: component_table(n) for n in (3, 4)}, MAP_SPECS)):
+    """WAG on its default maps (``maps.py``)."""
+    pirate = True
+
+    def maps(self) -> dict[int, Any]:
+        return {n: {**spec.layout(), **map_marks(n)} for n, spec in self.map_specs.items()}
+
+
+__all__ = ["WagonTrain", "WagonTrainRules"]
