@@ -55,6 +55,9 @@ def svg() -> str:
         out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
                    'stroke-width="5" stroke-linecap="round"/>')
         lx, ly = side_mid(0, 0, name, 0.72)
+        if name == "E":                    # beside the side, clear of the line and of the (0, 0) label
+            lx, ly = side_mid(0, 0, name, 1.0)
+            lx, ly = lx + 27, ly + 24
         out.append(text(lx, ly, f"[0,0,{name}]", 11, colour, "bold"))
     # canonical corners of (0, 0): N and S (dots), and an alias example
     for name in ("N", "S"):
@@ -78,11 +81,14 @@ def svg() -> str:
         out.append(f'<text x="{lx + 150}" y="{y}" font-size="13" font-weight="bold">{b}</text>')
     y = 100 + len(rows) * 24 + 20
     legend = ['<tspan fill="#2c6fbb" font-weight="bold">●</tspan> intersection [q, r, N|S]',
-              '<tspan fill="#c0392b" font-weight="bold">━</tspan> path [q, r, NE|E|SE]',
+              '<tspan dx="14">path [q, r, NE|E|SE]</tspan>',
               "hex [q, r]; neighbours E (q+1, r), W (q-1, r),",
-              "NE (q+1, r-1), NW (q, r-1), SE (q, r+1), SW (q-1, r+1)"]
+              "NE (q+1, r-1), NW (q, r-1),",
+              "SE (q, r+1), SW (q-1, r+1)"]
     for i, line in enumerate(legend):
         out.append(f'<text x="{lx}" y="{y + i * 22}" font-size="13">{line}</text>')
+    out.append(f'<line x1="{lx}" y1="{y + 22 - 4}" x2="{lx + 10}" y2="{y + 22 - 4}" stroke="#c0392b" '
+               'stroke-width="4" stroke-linecap="round"/>')   # the path sample (a drawn line, not a glyph)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

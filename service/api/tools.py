@@ -177,6 +177,7 @@ class RenderRequest(Schema):
     size = StrictNumber(load_default=None, allow_none=True, validate=validate.Range(8, 80))
     coords = StrictBool(load_default=False)
     frame = StrictBool(load_default=True)
+    verdict = StrictBool(load_default=False)
 
 
 def _kind(v: Any) -> str:
@@ -232,6 +233,47 @@ def violation_marks(action, violations) -> dict[str, list]:
     return marks
 
 
+#: The piece a building action puts on the board, drawn where it would go.
+PROPOSED_PIECE = {"build_settlement": "settlement", "build_city": "city", "build_road": "road",
+                  "build_ship": "ship", "move_ship": "ship"}
+
+
+def proposal_of(action, legal: bool) -> dict[str, Any]:
+    """What a proposed action names on the board, for the picture: its piece (by action type) and the
+    places it names (a ship move: only where it goes)."""
+    places: dict[str, Any] = {"legal": legal, "kind": PROPOSED_PIECE.get(action.type), "player": action.player,
+                              "hexes": [], "nodes": [], "edges": []}
+
+    def every(v: Any) -> None:
+        if isinstance(v, dict):
+            for x in v.values():
+                every(x)
+        elif isinstance(v, list) and not _kind(v):
+            for x in v:
+                every(x)
+        elif _kind(v) and list(v) not in places[_kind(v)]:
+            places[_kind(v)].append(list(v))
+
+    params = dict(action.params)
+    if action.type == "move_ship":
+        params.pop("from", None)
+    every(params)
+    return places
+
+
+def verdict_lines(action, verdict) -> tuple[bool, list[str]]:
+    """The verdict in words for the picture: the action, then each rule broken with its title."""
+    from .. import rules as catalogue
+    what = f"{action.type} by player {action.player}"
+    if verdict.legal:
+        return True, [f"Legal: {what}"]
+    lines = [f"Illegal: {what}"]
+    for v in verdict.violations[:6]:
+        entry = catalogue.rule(v.rule) or {}
+        lines.append(f"{v.rule} {entry.get('title', '')}: {v.message}"[:300])
+    return False, lines
+
+
 def png_of(svg: str) -> bytes:
     """PNG bytes of an SVG picture (cairosvg, which needs the cairo library), or a 501 saying why not."""
     try:
@@ -269,6 +311,9 @@ def render_view():
         action = parse_action(req["action"], state)
         verdict = judge(state, action, graph)
         headers["X-Legal"] = "true" if verdict.legal else "false"
+        options["proposal"] = proposal_of(action, verdict.legal)
+        if req["verdict"]:
+            options["caption"] = verdict_lines(action, verdict)
         if not verdict.legal:
             options["marks"] = violation_marks(action, verdict.violations)
             headers["X-Violations"] = ",".join(v.rule for v in verdict.violations)

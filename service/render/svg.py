@@ -39,6 +39,12 @@ HARBOR_LABEL = {"3:1": "3:1", "brick": "2:1 brick", "lumber": "2:1 lumber", "woo
                 "grain": "2:1 grain", "ore": "2:1 ore"}
 HARBOR_FILL = {"3:1": "#ffffff", "brick": "#f2b8a0", "lumber": "#a5d6a7", "wool": "#dcedc8",
                "grain": "#fff3a0", "ore": "#d6d6d6"}
+#: What the legend calls each terrain (what it yields, for the producing ones).
+TERRAIN_NAME = {
+    "sea": "sea", "frame": "frame (sea, no tiles)", "desert": "desert", "gold": "gold field (any resource)",
+    "fields": "fields (grain)", "hills": "hills (brick)", "mountains": "mountains (ore)",
+    "pasture": "pasture (wool)", "forest": "forest (lumber)", "unknown": "unexplored (?)", "lake": "lake",
+}
 ROUTE_CASING, ROUTE_CORE = "#101820", "#00e5ff"
 MARK = "#e040fb"
 WATER = ("sea", "frame", "lake")
@@ -101,7 +107,8 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
           show_coords: bool = False, colours: tuple[str, ...] = PLAYER_COLOURS,
           svp: Optional[Mapping[Node, int]] = None, route: Optional[list[Edge]] = None,
           marks: Optional[Mapping[str, list]] = None, players: Optional[int] = None, legend: bool = True,
-          mark_label: str = "rule broken here", layers: Sequence[Layer | Panel] = ()) -> str:
+          mark_label: str = "rule broken here", layers: Sequence[Layer | Panel] = (),
+          proposal: Optional[Mapping[str, Any]] = None, caption: Optional[tuple[bool, Sequence[str]]] = None) -> str:
     """The SVG text of a board: hexes by terrain (unexplored ones shown hidden, "?"), number tokens,
     harbours, roads, ships, settlements and cities in player colours, robber (R) and pirate (P).
 
@@ -114,7 +121,12 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
     ``mark_label`` (what the legend calls a mark) and ``layers`` (what the game's rule modules add:
     :class:`~service.engine.picture.Layer` s, each drawn by its shape and listed in the legend when it has
     something on the board, and :class:`~service.engine.picture.Panel` s, boxes of text drawn under the
-    legend). Several token glyphs at one hex or intersection stand side by side, not on top of each other."""
+    legend), ``proposal`` (a proposed action's piece or places, ``{"legal", "kind", "player", "nodes",
+    "edges", "hexes"}``: the piece drawn in green when legal, red when not; other places ringed in those
+    colours) and ``caption`` (``(legal, lines)``: the verdict written in a band over the board, so the picture
+    can be shared as it is). Several token glyphs at one hex or intersection stand side by side, not on top of
+    each other. Harbour labels, coordinates and the GOLD label are drawn over the pieces, never under them;
+    the legend also names each terrain drawn."""
     shown = {h: t for h, t in hexes.items() if show_frame or t.terrain != "frame"}
     if size is None:
         size = auto_size(shown)
@@ -122,7 +134,11 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
     xs = [c[0] for c in centres.values()] or [0]
     ys = [c[1] for c in centres.values()] or [0]
     pad = size * 1.2
-    top = pad + (size if title else 0)
+    cap_fs = min(16.0, max(11.0, size * 0.34))
+    cap_chars = max(20, int((max(xs) - min(xs) + 2 * pad) / (cap_fs * 0.6)) - 3)
+    cap_lines = [w for line in (caption[1] if caption else ()) for w in (textwrap.wrap(line, cap_chars) or [""])]
+    cap_h = (len(cap_lines) * cap_fs * 1.4 + cap_fs * 0.8) if caption else 0.0
+    top = pad + (size if title else 0) + cap_h
     minx, miny = min(xs) - pad, min(ys) - top
     w = max(xs) - min(xs) + 2 * pad
     board_h = max(ys) - min(ys) + pad + top
@@ -130,15 +146,19 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
         owners = [p for p, _k in (buildings or {}).values()] + list((roads or {}).values()) + list((ships or {}).values())
         players = max(owners) + 1 if owners else 0
     shown_items = {"robber": robber is not None, "pirate": pirate is not None, "route": bool(route),
-                   "mark": any(marks.values()) if marks else False}
+                   "mark": any(marks.values()) if marks else False,
+                   "proposed-legal": bool(proposal) and bool(proposal.get("legal")),
+                   "proposed-illegal": bool(proposal) and not proposal.get("legal")}
+    terrains = sorted({t.terrain for t in shown.values()}, key=lambda k: (list(TERRAIN_FILL).index(k)
+                                                                       if k in TERRAIN_FILL else 99, k))
     drawn_layers = [lay for lay in layers if isinstance(lay, Layer) and lay.glyphs]
     panels = [pan for pan in layers if isinstance(pan, Panel)] if legend else []
-    legend_rows, legend_h = (_legend_layout(players, size, w, shown_items, mark_label, drawn_layers) if legend
-                             else ([], 0.0))
+    legend_rows, legend_h = (_legend_layout(players, size, w, shown_items, mark_label, drawn_layers, terrains)
+                             if legend else ([], 0.0))
     panel_rows, panel_h = _panel_layout(panels, size, w)
     h = board_h + legend_h + panel_h
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{minx:.1f} {miny:.1f} {w:.1f} {h:.1f}" '
-           f'width="{w:.0f}" height="{h:.0f}" font-family="DejaVu Sans, sans-serif">',
+           f'width="{w:.0f}" height="{h:.0f}" data-hex-size="{size:.3f}" font-family="DejaVu Sans, sans-serif">',
            f'<defs><pattern id="gold-stripes" patternUnits="userSpaceOnUse" width="{size * 0.3:.1f}" '
            f'height="{size * 0.3:.1f}" patternTransform="rotate(45)"><rect width="{size * 0.3:.1f}" '
            f'height="{size * 0.3:.1f}" fill="{TERRAIN_FILL["gold"]}"/><rect width="{size * 0.1:.1f}" '
@@ -147,6 +167,10 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
     if title:
         out.append(f'<text x="{minx + w / 2:.1f}" y="{miny + size * 0.9:.1f}" text-anchor="middle" '
                    f'font-size="{size * 0.6:.1f}">{escape(title)}</text>')
+    if caption:
+        out.append(_caption(caption[0], cap_lines, minx, miny + (size if title else 0), w, cap_fs))
+    over: list[str] = []       # drawn over the pieces: the GOLD labels and the coordinates
+    labels: list[str] = []     # the harbour labels, over the pieces too
     for hx in sorted(shown, key=lambda k: (k[1], k[0])):
         t = shown[hx]
         cx, cy = centres[hx]
@@ -157,19 +181,18 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
             out.append(f'<text x="{cx:.1f}" y="{cy + size * 0.25:.1f}" text-anchor="middle" fill="#ddd" '
                        f'font-size="{size * 0.7:.1f}">?</text>')
         if t.terrain == "gold":
-            out.append(f'<text x="{cx:.1f}" y="{cy + size * 0.75:.1f}" text-anchor="middle" fill="#fff" '
-                       f'stroke="#4a2800" stroke-width="{size * 0.03:.2f}" font-weight="bold" '
-                       f'font-size="{size * 0.3:.1f}">GOLD</text>')
+            over.append(_gold_label(cx, cy, size))
         if t.number is not None:
             red = t.number in (6, 8)
             out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{size * 0.36:.1f}" fill="#f8f0d8" stroke="#333"/>')
             out.append(f'<text x="{cx:.1f}" y="{cy + size * 0.14:.1f}" text-anchor="middle" font-size="{size * 0.4:.1f}" '
                        f'fill="{"#c00" if red else "#111"}" font-weight="{"bold" if red else "normal"}">{t.number}</text>')
         if show_coords:
-            out.append(f'<text x="{cx:.1f}" y="{cy + size * 0.7:.1f}" text-anchor="middle" font-size="{size * 0.22:.1f}" '
-                       f'fill="#fff">{hx[0]},{hx[1]}</text>')
+            over.append(_coord_label(cx, cy, f"{hx[0]},{hx[1]}", size))
     for e, kind in sorted((harbors or {}).items()):
-        out.append(_harbor(e, kind, shown, size))
+        piers, label = _harbor(e, kind, shown, size)
+        out.append(piers)
+        labels.append(label)
     if route:
         pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in (node_point(n, size) for n in _trail_nodes(route)))
         out.append(f'<g class="route"><polyline points="{pts}" fill="none" stroke="{ROUTE_CASING}" '
@@ -195,10 +218,14 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
     for li, lay in enumerate(drawn_layers):
         out.append(f'<g class="layer {escape(lay.key)}">' + "".join(
             _glyph(lay, g, size, colours, offsets.get((li, gi), 0.0)) for gi, g in enumerate(lay.glyphs)) + "</g>")
+    out.extend(labels)
+    out.extend(over)
     for hx, label, cls in ((robber, "R", "robber"), (pirate, "P", "pirate")):
         if hx is not None:
             cx, cy = hex_center(hx, size)
             out.append(_token(cx, cy - size * 0.5, label, cls, size))
+    if proposal:
+        out.append(_proposal(proposal, size, colours))
     marks = marks or {}
     for hx in marks.get("hexes", ()):
         cx, cy = hex_center(tuple(hx), size)
@@ -245,8 +272,9 @@ def _token(x: float, y: float, label: str, cls: str, size: float) -> str:
             f'text-anchor="middle" fill="#fff" font-weight="bold" font-size="{size * 0.26:.1f}">{label}</text></g>')
 
 
-def _harbor(e: Edge, kind: str, hexes: Mapping[Hex, Any], size: float) -> str:
-    """A harbour: a label inside its water hex, with two piers to the corners it serves."""
+def _harbor(e: Edge, kind: str, hexes: Mapping[Hex, Any], size: float) -> tuple[str, str]:
+    """A harbour: two piers from a point inside its water hex to the corners it serves, and its label at
+    that point (drawn later, over the pieces, so a ship or road never hides it)."""
     a, b = edge_hexes(e)
     ta, tb = hexes.get(a), hexes.get(b)
     water, land = (a, b) if (ta is None or ta.terrain in WATER) and not (tb is None or tb.terrain in WATER) else (b, a)
@@ -258,22 +286,106 @@ def _harbor(e: Edge, kind: str, hexes: Mapping[Hex, Any], size: float) -> str:
     fs = size * 0.27
     tw = max(3, len(text)) * fs * 0.62 + fs * 0.6
     th = fs * 1.5
-    return (f'<g class="harbor"><title>harbour {escape(text)} at {e[0]},{e[1]},{e[2]}</title>'
-            f'<line x1="{lx:.1f}" y1="{ly:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" stroke="#6d4c2f" stroke-width="{size * 0.07:.1f}"/>'
-            f'<line x1="{lx:.1f}" y1="{ly:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#6d4c2f" stroke-width="{size * 0.07:.1f}"/>'
-            f'<rect x="{lx - tw / 2:.1f}" y="{ly - th / 2:.1f}" width="{tw:.1f}" height="{th:.1f}" rx="{fs * 0.3:.1f}" '
-            f'fill="{HARBOR_FILL.get(kind, "#ffffff")}" stroke="#3e2a16" stroke-width="1"/>'
-            f'<text x="{lx:.1f}" y="{ly + fs * 0.35:.1f}" text-anchor="middle" font-size="{fs:.1f}" '
-            f'font-weight="bold" fill="#1a1a1a">{escape(text)}</text></g>')
+    piers = (f'<g class="harbor-piers"><line x1="{lx:.1f}" y1="{ly:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" stroke="#6d4c2f" '
+             f'stroke-width="{size * 0.07:.1f}"/><line x1="{lx:.1f}" y1="{ly:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+             f'stroke="#6d4c2f" stroke-width="{size * 0.07:.1f}"/></g>')
+    label = (f'<g class="harbor"><title>harbour {escape(text)} at {e[0]},{e[1]},{e[2]}</title>'
+             f'<rect x="{lx - tw / 2:.1f}" y="{ly - th / 2:.1f}" width="{tw:.1f}" height="{th:.1f}" rx="{fs * 0.3:.1f}" '
+             f'fill="{HARBOR_FILL.get(kind, "#ffffff")}" stroke="#3e2a16" stroke-width="1"/>'
+             f'<text x="{lx:.1f}" y="{ly + fs * 0.35:.1f}" text-anchor="middle" font-size="{fs:.1f}" '
+             f'font-weight="bold" fill="#1a1a1a">{escape(text)}</text></g>')
+    return piers, label
 
 
-def _legend_items(players: int, shown: Mapping[str, bool], layers: Sequence[Layer] = ()) -> list[tuple[str, Any]]:
-    """The players, the piece shapes, and what else the picture shows (robber, pirate, route, marks, and
-    each module layer with something on the board)."""
+def _coord_label(cx: float, cy: float, text: str, size: float) -> str:
+    """A hex's coordinates near its bottom corner: white on a dark plate, readable on any terrain."""
+    fs = size * 0.2
+    tw, th = len(text) * fs * 0.62 + fs * 0.4, fs * 1.25
+    y = cy + size * 0.8
+    return (f'<g class="coord"><rect x="{cx - tw / 2:.1f}" y="{y - th / 2:.1f}" width="{tw:.1f}" height="{th:.1f}" '
+            f'rx="{fs * 0.3:.1f}" fill="#111" fill-opacity="0.75"/><text x="{cx:.1f}" y="{y + fs * 0.36:.1f}" '
+            f'text-anchor="middle" fill="#fff" font-size="{fs:.1f}">{text}</text></g>')
+
+
+def _gold_label(cx: float, cy: float, size: float) -> str:
+    """The word GOLD on a gold field: dark bold letters on a light plate, below the number token."""
+    fs = size * 0.3
+    tw, th = fs * 3.1, fs * 1.3
+    y = cy + size * 0.54
+    return (f'<g class="gold-label"><rect x="{cx - tw / 2:.1f}" y="{y - th / 2:.1f}" width="{tw:.1f}" '
+            f'height="{th:.1f}" rx="{fs * 0.3:.1f}" fill="#fff8e1" stroke="#4a2800" stroke-width="1"/>'
+            f'<text x="{cx:.1f}" y="{y + fs * 0.36:.1f}" text-anchor="middle" fill="#4a2800" font-weight="bold" '
+            f'font-size="{fs:.1f}">GOLD</text></g>')
+
+
+PROPOSED_LEGAL, PROPOSED_ILLEGAL = "#00c853", "#d50000"
+
+
+def _proposal(prop: Mapping[str, Any], size: float, colours: tuple[str, ...]) -> str:
+    """A proposed action drawn on the board: its piece (a house, a hall, a road, a ship) where it would go,
+    in green when the action is legal and red when not; any other place it names ringed in that colour."""
+    col = PROPOSED_LEGAL if prop.get("legal") else PROPOSED_ILLEGAL
+    kind = prop.get("kind")
+    p = prop.get("player")
+    inner = colours[p % len(colours)] if isinstance(p, int) and p >= 0 else "#ffffff"
+    sw = max(1.5, size * 0.08)
+    out = [f'<g class="proposed {"legal" if prop.get("legal") else "illegal"}">']
+    for n in prop.get("nodes", ()):
+        x, y = node_point(tuple(n), size)
+        if kind in ("settlement", "city"):
+            s = size * (0.3 if kind == "city" else 0.2)
+            shape = _city(x, y, s) if kind == "city" else _house(x, y, s)
+            out.append(f'<polygon points="{shape}" fill="{inner}" fill-opacity="0.85" stroke="{col}" '
+                       f'stroke-width="{sw:.1f}"/>')
+        else:
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{size * 0.28:.1f}" fill="none" stroke="{col}" '
+                       f'stroke-width="{sw:.1f}" stroke-dasharray="{size * 0.12:.1f} {size * 0.06:.1f}"/>')
+    for e in prop.get("edges", ()):
+        (x1, y1), (x2, y2) = (node_point(n, size) for n in edge_nodes(tuple(e)))
+        if kind == "road":
+            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{col}" '
+                       f'stroke-width="{size * 0.3:.1f}"/><line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" '
+                       f'y2="{y2:.1f}" stroke="{inner}" stroke-width="{size * 0.14:.1f}"/>')
+        elif kind == "ship":
+            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{col}" '
+                       f'stroke-width="{size * 0.3:.1f}" stroke-opacity="0.8"/>')
+            out.append(_edge_piece(tuple(e), p if isinstance(p, int) else 0, "ship", size, colours))
+        else:
+            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{col}" '
+                       f'stroke-width="{sw:.1f}" stroke-dasharray="{size * 0.12:.1f} {size * 0.06:.1f}"/>')
+    for hx in prop.get("hexes", ()):
+        cx, cy = hex_center(tuple(hx), size)
+        out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{size * 0.7:.1f}" fill="none" stroke="{col}" '
+                   f'stroke-width="{sw:.1f}" stroke-dasharray="{size * 0.2:.1f} {size * 0.1:.1f}"/>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def _caption(legal: bool, lines: Sequence[str], x0: float, y0: float, width: float, fs: float) -> str:
+    """The verdict written over the board: a green or red band with its lines."""
+    col, bg = (PROPOSED_LEGAL, "#e8f5e9") if legal else (PROPOSED_ILLEGAL, "#ffebee")
+    h = len(lines) * fs * 1.4 + fs * 0.6
+    out = [f'<g class="caption {"legal" if legal else "illegal"}"><rect x="{x0 + fs * 0.3:.1f}" y="{y0 + fs * 0.2:.1f}" '
+           f'width="{width - fs * 0.6:.1f}" height="{h:.1f}" rx="{fs * 0.3:.1f}" fill="{bg}" stroke="{col}" '
+           f'stroke-width="2"/>']
+    for i, line in enumerate(lines):
+        weight = ' font-weight="bold"' if i == 0 else ""
+        out.append(f'<text x="{x0 + fs * 0.8:.1f}" y="{y0 + fs * 0.2 + fs * 1.4 * (i + 1):.1f}" font-size="{fs:.1f}" '
+                   f'fill="#111"{weight}>{escape(line)}</text>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def _legend_items(players: int, shown: Mapping[str, bool], layers: Sequence[Layer] = (),
+                  terrains: Sequence[str] = ()) -> list[tuple[str, Any]]:
+    """The players, the piece shapes, what else the picture shows (robber, pirate, route, marks, a proposed
+    action, each module layer with something on the board) and the terrains drawn."""
     items: list[tuple[str, Any]] = [("player", p) for p in range(players)]
     items += [("settlement", None), ("city", None), ("road", None), ("ship", None)]
-    items += [(k, None) for k in ("robber", "pirate", "route", "mark") if shown.get(k)]
+    items += [(k, None) for k in ("robber", "pirate", "route", "mark", "proposed-legal", "proposed-illegal")
+              if shown.get(k)]
     items += [("layer", lay) for lay in layers]
+    items += [("terrain", t) for t in terrains]
     return items
 
 
@@ -282,16 +394,20 @@ def _legend_text(kind: str, arg: Any, mark_label: str = "rule broken here") -> s
         return f"player {arg} ({PLAYER_NAMES[arg % len(PLAYER_NAMES)]})"
     if kind == "layer":
         return arg.legend
-    return {"route": "longest route", "mark": mark_label}.get(kind, kind)
+    if kind == "terrain":
+        return TERRAIN_NAME.get(arg, arg)
+    return {"route": "longest route", "mark": mark_label, "proposed-legal": "proposed (legal)",
+            "proposed-illegal": "proposed (illegal)"}.get(kind, kind)
 
 
 def _legend_layout(players: int, size: float, width: float, shown: Mapping[str, bool],
-                   mark_label: str, layers: Sequence[Layer] = ()) -> tuple[list[list[tuple[str, Any, float]]], float]:
+                   mark_label: str, layers: Sequence[Layer] = (),
+                   terrains: Sequence[str] = ()) -> tuple[list[list[tuple[str, Any, float]]], float]:
     """Legend items flowed into rows that fit ``width``; returns the rows and their total height."""
     fs = min(14.0, max(10.0, size * 0.3))
     rows: list[list[tuple[str, Any, float]]] = [[]]
     x = 0.0
-    for kind, arg in _legend_items(players, shown, layers):
+    for kind, arg in _legend_items(players, shown, layers, terrains):
         iw = fs * 2.2 + len(_legend_text(kind, arg, mark_label)) * fs * 0.6 + fs
         if rows[-1] and x + iw > width - fs:
             rows.append([])
@@ -335,6 +451,17 @@ def _legend(rows: list, x0: float, y0: float, size: float, colours: tuple[str, .
             elif kind == "mark":
                 out.append(f'<circle cx="{sx:.1f}" cy="{y:.1f}" r="{s:.1f}" fill="none" stroke="{MARK}" '
                            f'stroke-width="{fs * 0.2:.1f}"/>')
+            elif kind in ("proposed-legal", "proposed-illegal"):
+                col = PROPOSED_LEGAL if kind == "proposed-legal" else PROPOSED_ILLEGAL
+                out.append(f'<polygon points="{_house(sx, y + s * 0.1, s * 0.8)}" fill="#fff" stroke="{col}" '
+                           f'stroke-width="{fs * 0.2:.1f}"/>')
+            elif kind == "terrain":
+                fill = "url(#gold-stripes)" if arg == "gold" else TERRAIN_FILL.get(arg, "#cccccc")
+                out.append(f'<polygon class="swatch {escape(arg)}" points="{_corners(sx, y, s * 1.1)}" fill="{fill}" '
+                           f'stroke="#203040"/>')
+                if arg == "unknown":
+                    out.append(f'<text x="{sx:.1f}" y="{y + s * 0.45:.1f}" text-anchor="middle" fill="#ddd" '
+                               f'font-size="{s * 1.3:.1f}">?</text>')
             out.append(f'<text x="{x + fs * 2.2:.1f}" y="{y + fs * 0.35:.1f}" font-size="{fs:.1f}" fill="#111">'
                        f'{escape(_legend_text(kind, arg, mark_label))}</text>')
             x += iw

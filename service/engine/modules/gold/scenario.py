@@ -345,6 +345,10 @@ class Gold(MappedScenario, Seafarers):
     def vp_extra(self, state: State, player: int) -> dict[str, int]:
         return {"largest_fleet": LARGEST_FLEET_VP if state.scenario_state.get("largest_fleet") == player else 0}
 
+    def board_layers(self, state: State, graph: MapGraph) -> list:
+        from .pictures import board_layers
+        return [*super().board_layers(state, graph), *board_layers(state, graph)]
+
     def derived_extra(self, state: State, graph: MapGraph) -> dict[str, Any]:
         from .actions import dock_of, fleet_sizes, ships_of
         board = Board(state, graph)
