@@ -108,3 +108,39 @@ def test_progress_road_building_one_road_when_no_second_place_CK_PROG_S9_R_123(c
     open_ = _holding("road_building")
     r = post(client, open_, act("play_progress", card="road_building", pieces=[{"kind": "road", "edge": list(E_NW_N)}]))
     assert not r["legal"] and rules(r) == ["CK-PROG-S9"]
+
+
+# -- R-124: a robber move with nobody to rob (BASE-ROBBER-4, SEA-030) -----------------------------------------
+
+def test_robber_move_names_no_victim_when_nobody_has_cards_BASE_ROBBER_4_R_124(client):
+    """R-124 (BASE-ROBBER-4): when every opponent beside the new hex holds no cards the move may name no
+    victim (naming one is accepted too, nothing is stolen); one holding a card must be named."""
+    from .helpers import adjudicate, hand, radius_board, state
+    st = state(radius_board(2), phase="robber", settlements=[(0, (0, 0, "N")), (1, (1, 0, "N"))], robber=[0, 0])
+    move = {"type": "move_robber", "player": 0, "hex": [1, 0]}
+    v = adjudicate(client, st, move)
+    assert v["legal"], v["violations"]
+    named = adjudicate(client, st, {**move, "steal_from": 1})
+    assert named["legal"] and named["state"]["players"][0]["resources"] == hand()
+    listed = _legal(client, st, type_="move_robber")
+    assert {"type": "move_robber", "player": 0, "hex": [1, 0], "steal_from": None, "card": None} in listed \
+        or any(a["hex"] == [1, 0] and a.get("steal_from") is None for a in listed)
+    st["players"][1]["resources"] = hand(ore=1)
+    owed = adjudicate(client, st, move)
+    assert not owed["legal"] and rules(owed) == ["BASE-ROBBER-4"]
+    assert not any(a["hex"] == [1, 0] and a.get("steal_from") is None for a in _legal(client, st, type_="move_robber"))
+
+
+def test_robber_move_with_cities_and_knights_counts_commodities_BASE_ROBBER_4_R_124(client):
+    """R-124 with Cities & Knights: commodities are cards of the hand (CK-COM-3), so an opponent holding
+    only a coin must still be named; with nothing at all the victim may be left out."""
+    from .ck_util import with_commodities
+    c = ck(attacks=1)
+    st = position(ck_state=c, phase="robber", robber=(0, 1))
+    st.setdefault("turn_flags", {})["rolled"] = True
+    move = act("move_robber", hex=[-1, 1])                          # hills (-1, 1): player 1's S
+    v = post(client, st, move)
+    assert v["legal"], v["violations"]
+    coin = position(ck_state=with_commodities(c, 1, coin=1), phase="robber", robber=(0, 1))
+    r = post(client, coin, move)
+    assert not r["legal"] and rules(r) == ["BASE-ROBBER-4"]

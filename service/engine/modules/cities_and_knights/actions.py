@@ -6,7 +6,7 @@ from collections import deque
 from typing import Any, Iterable, Optional
 
 from ...actions import WRONG_PHASE_RULE, own_handler
-from ...actions.robber import place_piece, robbable, steal_card
+from ...actions.robber import place_piece, robbable, steal_card, victim_violations, victims
 from ...actions.turn import discard_violations
 from ...actions.trade import (harbor_rates, split_currencies, strict_phases_violation, trade_wrong_phase,
                               unaccepted_violation)
@@ -128,15 +128,10 @@ def robber_violations(ctx: Ctx, target: str, mover: int) -> list[Violation]:
     elif not scen.robber_hex_ok(s, h) or h == s.robber:
         return [Violation("BASE-ROBBER-3", "the robber moves to another land hex", "/action/hex")]
     victim = a.get("steal_from")
-    cands = robbable(s, ctx.graph, target, h, mover)
     rule = "SEA-030" if target == "pirate" else "BASE-ROBBER-4"
-    if victim is None:
-        if cands:
-            return [Violation(rule, f"the mover robs one of {cands}", "/action/steal_from")]
-        return []
-    if victim not in cands:
-        return [Violation(rule, f"player {victim} cannot be robbed at {h[0]},{h[1]} (candidates: {cands or 'nobody'})",
-                          "/action/steal_from")]
+    v = victim_violations(ctx, target, h, mover, rule, "ship on a side" if target == "pirate" else "building on a corner")
+    if v or victim is None:
+        return v
     card = a.get("card")
     if card is not None and store.cards_of(s, victim).get(card, 0) <= 0:
         return [Violation("CK-SEVEN-4", f"player {victim} holds no {card}", "/action/card")]
@@ -811,7 +806,7 @@ def knight_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Itera
                     ok = scen.pirate_hex_ok(state, h) if target == "pirate" else scen.robber_hex_ok(state, h)
                     if not ok or h == at:
                         continue
-                    for v in robbable(state, graph, target, h, p) or [None]:
+                    for v in victims(state, graph, scen, target, h, p):
                         yield Action("chase_robber", p, {"node": n, "hex": h, "steal_from": v, "card": None,
                                                           "target": target})
 
