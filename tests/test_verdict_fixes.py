@@ -144,3 +144,23 @@ def test_robber_move_with_cities_and_knights_counts_commodities_BASE_ROBBER_4_R_
     coin = position(ck_state=with_commodities(c, 1, coin=1), phase="robber", robber=(0, 1))
     r = post(client, coin, move)
     assert not r["legal"] and rules(r) == ["BASE-ROBBER-4"]
+
+
+# -- CK-SEA-11 / SEA-009: the Diplomat on a ship meeting an own road at a corner without a building ----------
+
+def test_diplomat_ship_meeting_road_is_open_CK_SEA_11_SEA_009(client):
+    """CK-SEA-11, CK-PROG-P4, SEA-009: an own ship and an own road meeting at a corner without a building do
+    not join, so each is open at that corner: the Diplomat removes either (the ship is the loose end of its
+    lane, which move_ship may move too)."""
+    from .ck_util import board, with_cards
+    st = position(brd=board({(1, 1): "sea", (2, 0): "sea", (2, -1): "sea"}), scenario="seafarers", roads=(),
+                  cities=((0, (1, 0, "N")), (1, (-1, 1, "N"))), settlements=((0, (1, 1, "N")),),
+                  ck_state=with_cards(ck(), 0, "diplomat"))
+    st["pieces"]["ships"] = [{"player": 0, "edge": [1, 0, "NE"]}]           # city (1,0,N) .. corner (2,-1,S)
+    st["pieces"]["roads"] = [{"player": 0, "edge": [1, 0, "E"]}]            # corner (2,-1,S) .. settlement
+    ship = post(client, st, act("play_progress", card="diplomat", edge=[1, 0, "NE"]))
+    assert ship["legal"], ship["violations"]
+    road = post(client, st, act("play_progress", card="diplomat", edge=[1, 0, "E"]))
+    assert road["legal"], road["violations"]
+    moves = _legal(client, st, type_="move_ship")
+    assert any(m["from"] == [1, 0, "NE"] for m in moves)
