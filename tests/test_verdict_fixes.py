@@ -164,3 +164,57 @@ def test_diplomat_ship_meeting_road_is_open_CK_SEA_11_SEA_009(client):
     assert road["legal"], road["violations"]
     moves = _legal(client, st, type_="move_ship")
     assert any(m["from"] == [1, 0, "NE"] for m in moves)
+
+
+# -- DIAM-010 (R-045, R-046): a village traded with anchors a lane; DIAM-012: extending from it --------------
+
+def _free_village_start():
+    """A ship edge at a corner of V0 that player 0's route R0 does not touch, leading away from V0, and the
+    edge after it (a line of two ships started from the village)."""
+    from .test_diamond_isles import GRAPH, R0, V0
+    g = GRAPH
+    corners = g.hex_node_ids[V0]
+    used = {n for e in R0 for n in g.edge_node_ids[g.edge_index[tuple(e)]]}
+    for free in corners:
+        if free in used:
+            continue
+        for eid in g.node_edge_ids[free]:
+            if not g.ship_edge(eid) or set(g.edge_node_ids[eid]) <= set(corners):
+                continue
+            far = next(n for n in g.edge_node_ids[eid] if n != free)
+            nxt = next((g.edges[x] for x in g.node_edge_ids[far] if x != eid and g.ship_edge(x)
+                        and not set(g.edge_node_ids[x]) & set(corners)), None)
+            if nxt is not None:
+                return g.edges[eid], nxt
+    raise AssertionError("no free village corner")
+
+
+def test_first_ship_of_a_route_from_a_village_does_not_move_DIAM_010_R_045(client):
+    """DIAM-010 (R-045, R-046): a village the player trades with anchors lanes like a building, so the first
+    ship of a line started from it is not the loose end and does not move; the line's last ship does."""
+    from .helpers import adjudicate
+    from .test_diamond_isles import R0, S0, V0, V1, V2, V3, diam, sea_path, sstate
+    first, second = _free_village_start()
+    st = diam(ships=[(0, e) for e in R0] + [(0, first), (0, second)],
+              scen_state=sstate(villages={V0: 4, V1: 5, V2: 5, V3: 5}, diamonds={0: 1}, routes={0: [V0]}))
+    away = sea_path(S0, V1)[0]
+    v = adjudicate(client, st, {"type": "move_ship", "player": 0, "from": list(first), "to": list(away)})
+    assert not v["legal"] and rules(v) == ["DIAM-010"]
+    ok = adjudicate(client, st, {"type": "move_ship", "player": 0, "from": list(second), "to": list(away)})
+    assert ok["legal"], ok["violations"]
+    moves = _legal(client, st, type_="move_ship")
+    assert moves and not any(m["from"] == list(first) for m in moves)
+
+
+def test_closed_route_extended_from_its_village_DIAM_012(client):
+    """DIAM-012 (R-045): a closed route is extended from its village: a ship may start at a corner of the
+    village with no own ship or building there; without the route that corner anchors nothing (SEA-008)."""
+    from .helpers import adjudicate
+    from .test_diamond_isles import R0, RICH, V0, V1, V2, V3, diam, ship_action, sstate
+    first, _ = _free_village_start()
+    st = diam(ships=[(0, e) for e in R0], hands={0: RICH},
+              scen_state=sstate(villages={V0: 4, V1: 5, V2: 5, V3: 5}, diamonds={0: 1}, routes={0: [V0]}))
+    v = adjudicate(client, st, ship_action(0, first))
+    assert v["legal"], v["violations"]
+    bare = diam(ships=[], hands={0: RICH})
+    assert rules(adjudicate(client, bare, ship_action(0, first))) == ["SEA-008"]
