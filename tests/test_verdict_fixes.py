@@ -218,3 +218,22 @@ def test_closed_route_extended_from_its_village_DIAM_012(client):
     assert v["legal"], v["violations"]
     bare = diam(ships=[], hands={0: RICH})
     assert rules(adjudicate(client, bare, ship_action(0, first))) == ["SEA-008"]
+
+
+# -- CK-PROG-4: a progress point card is never held ------------------------------------------------------
+
+def test_point_card_in_a_hand_is_refused_CK_PROG_4(client):
+    """CK-PROG-4: Printer and Constitution are revealed at once: a posted hand holding one is a 422 naming
+    the card in the hand; the same card face up (vp_cards) is accepted."""
+    import copy
+    st = _holding("printer")                                  # with_cards puts it face up
+    assert post(client, st, None)["derived"]["victory_points"]["0"]["progress_vp"] == 1
+    bad = copy.deepcopy(st)
+    cks = bad["scenario_state"]["cities_and_knights"]
+    cks["hands"]["0"] = {**cks["hands"]["0"], "printer": 1}
+    cks["vp_cards"]["0"] = {k: v for k, v in cks["vp_cards"]["0"].items() if k != "printer"}
+    r = client.post("/v1/adjudicate", json={"state": bad, "action": None})
+    assert r.status_code == 422
+    pointers = [e["pointer"] for e in r.get_json()["errors"]]
+    assert "/state/scenario_state/cities_and_knights/hands/0/printer" in pointers
+    assert "CK-PROG-4" in str(r.get_json())
