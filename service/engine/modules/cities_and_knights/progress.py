@@ -456,10 +456,11 @@ class Spy(Card):
             return _v("spy", "the Spy names an opponent: give target", "/action/target")
         if not store.progress_count(s, q):
             return [Violation("CK-PROG-10", f"player {q} holds no progress card: the Spy would do nothing")]
+        if c in VP_CARDS:                                   # the exclusion: point cards lie face up
+            return [Violation("CK-PROG-4", f"the Spy takes no point card: a {c} is laid out face up and cannot be "
+                              "taken", "/action/progress")]
         if c is None or store.hand_of(s, q).get(c, 0) <= 0:
             return _v("spy", f"take one of player {q}'s progress cards: give progress", "/action/progress")
-        if c in VP_CARDS:
-            return [Violation("CK-PROG-4", "VP cards cannot be taken")]
         return []
 
     def apply(self, ctx, s):
