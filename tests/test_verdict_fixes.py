@@ -237,3 +237,20 @@ def test_point_card_in_a_hand_is_refused_CK_PROG_4(client):
     pointers = [e["pointer"] for e in r.get_json()["errors"]]
     assert "/state/scenario_state/cities_and_knights/hands/0/printer" in pointers
     assert "CK-PROG-4" in str(r.get_json())
+
+
+# -- parameters that cannot apply are refused, naming them ---------------------------------------------------
+
+def test_improvement_without_a_metropolis_refuses_one_named_CK_IMP_7(client):
+    """CK-IMP-7: a metropolis is placed only with the level that takes it; below level 4 a ``metropolis``
+    named (even off the board) is refused, pointing at it; at level 4 it is placed where named."""
+    from .ck_util import with_commodities
+    c = with_commodities(ck(), 0, coin=3)
+    st = position(ck_state=c)
+    v = post(client, st, act("improve_city", track="politics", metropolis=[40, 40, "N"]))
+    assert not v["legal"] and rules(v) == ["CK-IMP-7"] and v["violations"][0]["path"] == "/action/metropolis"
+    assert post(client, st, act("improve_city", track="politics"))["legal"]
+    c4 = with_commodities(ck(), 0, coin=4)
+    c4["improvements"]["0"]["politics"] = 3
+    v4 = post(client, position(ck_state=c4), act("improve_city", track="politics", metropolis=list(N)))
+    assert v4["legal"], v4["violations"]

@@ -588,8 +588,12 @@ class ImproveCity:
         v = cannot_afford(ctx, cost, f"level {lvl} of {track}", "CK-IMP-1")
         if v:
             return v
+        node = a.get("metropolis")
+        if node is not None and not (takes_metropolis(s, a.player, track, lvl) and not holder):
+            return [Violation("CK-IMP-7", f"level {lvl} of {track} places no metropolis for player {a.player} (one is "
+                              f"taken at level {METROPOLIS_LEVEL} or 5 from a lower holder): leave metropolis out",
+                              "/action/metropolis")]
         if takes_metropolis(s, a.player, track, lvl) and not holder:
-            node = a.get("metropolis")
             if len(sites) > 1 and (node is None or tuple(node) not in sites):
                 return [Violation("CK-IMP-7", f"player {a.player} takes the {track} metropolis and places it on a city "
                                   f"without one: give metropolis, one of {[list(x) for x in sites]}", "/action/metropolis")]
