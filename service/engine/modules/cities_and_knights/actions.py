@@ -294,6 +294,9 @@ class ActivateKnight:
             return v
         if k["active"]:
             return [Violation("CK-KNIGHT-3", "the knight is already active", "/action/node")]
+        if ctx.action.get("pay") not in (None, "grain") and "gold" not in ctx.scenario.composition.currencies:
+            return [Violation("CK-KNIGHT-3", "a knight is activated with 1 grain; paying with gold is a GOLD rule "
+                              "(GOLD-013): leave pay out", "/action/pay")]
         return cannot_afford(ctx, cost_of(ctx, "activate"), "activating a knight")
 
     @staticmethod
@@ -788,6 +791,8 @@ def knight_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Itera
             continue
         n = tuple(k["node"])
         yield Action("activate_knight", p, {"node": n})
+        if "gold" in scen.composition.currencies:          # GOLD-013: or 1 gold
+            yield Action("activate_knight", p, {"node": n, "pay": "gold"})
         yield Action("promote_knight", p, {"node": n})
         if not k["active"] or k.get("activated") or k.get("acted"):
             continue
