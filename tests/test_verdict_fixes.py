@@ -254,3 +254,15 @@ def test_improvement_without_a_metropolis_refuses_one_named_CK_IMP_7(client):
     c4["improvements"]["0"]["politics"] = 3
     v4 = post(client, position(ck_state=c4), act("improve_city", track="politics", metropolis=list(N)))
     assert v4["legal"], v4["violations"]
+
+
+# -- pointers: the component check points at the board (SC01-007, R-001) ------------------------------------
+
+def test_component_check_points_into_the_board_SC01_007(client):
+    """SC01-007 (R-001): a component mismatch points at /state/board/hexes (or harbors), where the board is
+    posted, and names the kind in plain words."""
+    from .test_scenarios_sc01_05 import example
+    r = client.post("/v1/scenarios/SC01/check", json={"state": example("svp-newshores-01")})
+    probs = r.json["problems"]
+    assert probs and all(p["path"] in ("/state/board/hexes", "/state/board/harbors") for p in probs), probs
+    assert not any("hexe " in p["message"] for p in probs)
