@@ -266,3 +266,28 @@ def test_component_check_points_into_the_board_SC01_007(client):
     probs = r.json["problems"]
     assert probs and all(p["path"] in ("/state/board/hexes", "/state/board/harbors") for p in probs), probs
     assert not any("hexe " in p["message"] for p in probs)
+
+
+# -- answered states accepted when posted back (R-044, BASE-VP-1) ---------------------------------------------
+
+def test_settlement_keeps_the_ships_its_city_homed_GOLD_022_R_044(client):
+    """GOLD-022 with R-044: capacity is checked when a ship is built; a city pillaged to a settlement (C&K)
+    keeps the 2 ships it homes, so such a state is accepted; 3 ships at one home never are."""
+    from .test_gold_rules import HOME, harbour_position, ship
+    st = harbour_position(ships=[ship(), ship(edge=[2, 3, "SE"])])             # HOME is a settlement
+    r = client.post("/v1/adjudicate", json={"state": st, "action": None})
+    assert r.status_code == 200, r.get_json()
+    st3 = harbour_position(ships=[ship(), ship(edge=[2, 3, "SE"]), ship(edge=[1, 4, "NE"])], cities=[(0, HOME)],
+                           settlements=[(1, [4, 3, "S"])])
+    r3 = client.post("/v1/adjudicate", json={"state": st3, "action": None})
+    assert r3.status_code == 422 and "GOLD-022" in str(r3.get_json())
+
+
+def test_game_won_on_a_roll_keeps_picks_owed_BASE_VP_1(client):
+    """BASE-VP-1: a game won on a roll ends at once, leaving gold picks (or discards) the roll made owed:
+    such a game_over state is accepted when posted back."""
+    from .helpers import radius_board, state
+    st = state(radius_board(2), phase="game_over", settlements=[(0, (0, 0, "N"))], winner=0,
+               pending_gold={"1": 1}, turn_flags={"rolled": True})
+    r = client.post("/v1/adjudicate", json={"state": st, "action": None})
+    assert r.status_code == 200, r.get_json()
