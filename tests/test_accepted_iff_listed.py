@@ -5,7 +5,7 @@ one (another player's, a field changed, a field left out, an optional field its 
 never gives in that form (a parameter that cannot apply, a required one missing) is refused.
 
 The default run takes ``ACCEPTED_POSITIONS`` positions (default 2 per game) and ``ACCEPTED_PER_PLAYER``
-listed actions per player (default 3); the ``slow`` test takes many more."""
+listed actions per player (default 3); the ``slow`` test (run with ``RUN_SLOW=1``) takes many more."""
 from __future__ import annotations
 
 import json
@@ -92,6 +92,7 @@ def test_accepted_iff_listed(game):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("RUN_SLOW"), reason="a long budget: RUN_SLOW=1 (or -m slow with it)")
 @pytest.mark.parametrize("game", GAMES, ids=[_label(g) for g in GAMES])
 def test_accepted_iff_listed_many_positions(game):
     found = _run(game, 25, 10)

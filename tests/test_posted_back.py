@@ -5,7 +5,7 @@ loads a posted state (every consistency check, no tag), and must give the same s
 derived values.
 
 The default run plays a short stretch of each game (``POSTED_BACK_ACTIONS``, default 40, every
-``POSTED_BACK_EVERY``-th verdict and the last); the ``slow`` test plays each game to its end and checks every
+``POSTED_BACK_EVERY``-th verdict and the last); the ``slow`` test (``RUN_SLOW=1``) plays each game to its end and checks every
 verdict (GOLD with C&K: a pillaged city keeps the ships it homes, R-044; TDE6 with C&K: a game won on a roll
 keeps the gold picks it left owed)."""
 from __future__ import annotations
@@ -89,6 +89,7 @@ def test_answered_states_are_accepted_when_posted_back(game):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("RUN_SLOW"), reason="a long budget: RUN_SLOW=1 (or -m slow with it)")
 @pytest.mark.parametrize("game", GAMES, ids=[_label(g) for g in GAMES])
 def test_answered_states_are_accepted_when_posted_back_to_the_end(game):
     for seed in (1, 2):
