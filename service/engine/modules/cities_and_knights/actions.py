@@ -839,8 +839,10 @@ def build_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Iterab
     for n in sorted(store.sideways(state)):
         yield Action("restore_city", p, {"node": n})
     sites = metropolis_sites(state, p)
-    for t in TRACKS:
-        for m in (sites or [None]):
+    for t in TRACKS:                                  # CK-IMP-7: a metropolis named only at the level taking one
+        lvl = store.level(state, p, t) + 1
+        takes = lvl <= MAX_LEVEL and takes_metropolis(state, p, t, lvl)
+        for m in ([None] + sites if takes else [None]):
             yield Action("improve_city", p, {"track": t, "metropolis": m})
 
 
