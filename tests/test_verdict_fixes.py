@@ -108,3 +108,186 @@ def test_progress_road_building_one_road_when_no_second_place_CK_PROG_S9_R_123(c
     open_ = _holding("road_building")
     r = post(client, open_, act("play_progress", card="road_building", pieces=[{"kind": "road", "edge": list(E_NW_N)}]))
     assert not r["legal"] and rules(r) == ["CK-PROG-S9"]
+
+
+# -- R-124: a robber move with nobody to rob (BASE-ROBBER-4, SEA-030) -----------------------------------------
+
+def test_robber_move_names_no_victim_when_nobody_has_cards_BASE_ROBBER_4_R_124(client):
+    """R-124 (BASE-ROBBER-4): when every opponent beside the new hex holds no cards the move may name no
+    victim (naming one is accepted too, nothing is stolen); one holding a card must be named."""
+    from .helpers import adjudicate, hand, radius_board, state
+    st = state(radius_board(2), phase="robber", settlements=[(0, (0, 0, "N")), (1, (1, 0, "N"))], robber=[0, 0])
+    move = {"type": "move_robber", "player": 0, "hex": [1, 0]}
+    v = adjudicate(client, st, move)
+    assert v["legal"], v["violations"]
+    named = adjudicate(client, st, {**move, "steal_from": 1})
+    assert named["legal"] and named["state"]["players"][0]["resources"] == hand()
+    listed = _legal(client, st, type_="move_robber")
+    assert {"type": "move_robber", "player": 0, "hex": [1, 0], "steal_from": None, "card": None} in listed \
+        or any(a["hex"] == [1, 0] and a.get("steal_from") is None for a in listed)
+    st["players"][1]["resources"] = hand(ore=1)
+    owed = adjudicate(client, st, move)
+    assert not owed["legal"] and rules(owed) == ["BASE-ROBBER-4"]
+    assert not any(a["hex"] == [1, 0] and a.get("steal_from") is None for a in _legal(client, st, type_="move_robber"))
+
+
+def test_robber_move_with_cities_and_knights_counts_commodities_BASE_ROBBER_4_R_124(client):
+    """R-124 with Cities & Knights: commodities are cards of the hand (CK-COM-3), so an opponent holding
+    only a coin must still be named; with nothing at all the victim may be left out."""
+    from .ck_util import with_commodities
+    c = ck(attacks=1)
+    st = position(ck_state=c, phase="robber", robber=(0, 1))
+    st.setdefault("turn_flags", {})["rolled"] = True
+    move = act("move_robber", hex=[-1, 1])                          # hills (-1, 1): player 1's S
+    v = post(client, st, move)
+    assert v["legal"], v["violations"]
+    coin = position(ck_state=with_commodities(c, 1, coin=1), phase="robber", robber=(0, 1))
+    r = post(client, coin, move)
+    assert not r["legal"] and rules(r) == ["BASE-ROBBER-4"]
+
+
+# -- CK-SEA-11 / SEA-009: the Diplomat on a ship meeting an own road at a corner without a building ----------
+
+def test_diplomat_ship_meeting_road_is_open_CK_SEA_11_SEA_009(client):
+    """CK-SEA-11, CK-PROG-P4, SEA-009: an own ship and an own road meeting at a corner without a building do
+    not join, so each is open at that corner: the Diplomat removes either (the ship is the loose end of its
+    lane, which move_ship may move too)."""
+    from .ck_util import board, with_cards
+    st = position(brd=board({(1, 1): "sea", (2, 0): "sea", (2, -1): "sea"}), scenario="seafarers", roads=(),
+                  cities=((0, (1, 0, "N")), (1, (-1, 1, "N"))), settlements=((0, (1, 1, "N")),),
+                  ck_state=with_cards(ck(), 0, "diplomat"))
+    st["pieces"]["ships"] = [{"player": 0, "edge": [1, 0, "NE"]}]           # city (1,0,N) .. corner (2,-1,S)
+    st["pieces"]["roads"] = [{"player": 0, "edge": [1, 0, "E"]}]            # corner (2,-1,S) .. settlement
+    ship = post(client, st, act("play_progress", card="diplomat", edge=[1, 0, "NE"]))
+    assert ship["legal"], ship["violations"]
+    road = post(client, st, act("play_progress", card="diplomat", edge=[1, 0, "E"]))
+    assert road["legal"], road["violations"]
+    moves = _legal(client, st, type_="move_ship")
+    assert any(m["from"] == [1, 0, "NE"] for m in moves)
+
+
+# -- DIAM-010 (R-045, R-046): a village traded with anchors a lane; DIAM-012: extending from it --------------
+
+def _free_village_start():
+    """A ship edge at a corner of V0 that player 0's route R0 does not touch, leading away from V0, and the
+    edge after it (a line of two ships started from the village)."""
+    from .test_diamond_isles import GRAPH, R0, V0
+    g = GRAPH
+    corners = g.hex_node_ids[V0]
+    used = {n for e in R0 for n in g.edge_node_ids[g.edge_index[tuple(e)]]}
+    for free in corners:
+        if free in used:
+            continue
+        for eid in g.node_edge_ids[free]:
+            if not g.ship_edge(eid) or set(g.edge_node_ids[eid]) <= set(corners):
+                continue
+            far = next(n for n in g.edge_node_ids[eid] if n != free)
+            nxt = next((g.edges[x] for x in g.node_edge_ids[far] if x != eid and g.ship_edge(x)
+                        and not set(g.edge_node_ids[x]) & set(corners)), None)
+            if nxt is not None:
+                return g.edges[eid], nxt
+    raise AssertionError("no free village corner")
+
+
+def test_first_ship_of_a_route_from_a_village_does_not_move_DIAM_010_R_045(client):
+    """DIAM-010 (R-045, R-046): a village the player trades with anchors lanes like a building, so the first
+    ship of a line started from it is not the loose end and does not move; the line's last ship does."""
+    from .helpers import adjudicate
+    from .test_diamond_isles import R0, S0, V0, V1, V2, V3, diam, sea_path, sstate
+    first, second = _free_village_start()
+    st = diam(ships=[(0, e) for e in R0] + [(0, first), (0, second)],
+              scen_state=sstate(villages={V0: 4, V1: 5, V2: 5, V3: 5}, diamonds={0: 1}, routes={0: [V0]}))
+    away = sea_path(S0, V1)[0]
+    v = adjudicate(client, st, {"type": "move_ship", "player": 0, "from": list(first), "to": list(away)})
+    assert not v["legal"] and rules(v) == ["DIAM-010"]
+    ok = adjudicate(client, st, {"type": "move_ship", "player": 0, "from": list(second), "to": list(away)})
+    assert ok["legal"], ok["violations"]
+    moves = _legal(client, st, type_="move_ship")
+    assert moves and not any(m["from"] == list(first) for m in moves)
+
+
+def test_closed_route_extended_from_its_village_DIAM_012(client):
+    """DIAM-012 (R-045): a closed route is extended from its village: a ship may start at a corner of the
+    village with no own ship or building there; without the route that corner anchors nothing (SEA-008)."""
+    from .helpers import adjudicate
+    from .test_diamond_isles import R0, RICH, V0, V1, V2, V3, diam, ship_action, sstate
+    first, _ = _free_village_start()
+    st = diam(ships=[(0, e) for e in R0], hands={0: RICH},
+              scen_state=sstate(villages={V0: 4, V1: 5, V2: 5, V3: 5}, diamonds={0: 1}, routes={0: [V0]}))
+    v = adjudicate(client, st, ship_action(0, first))
+    assert v["legal"], v["violations"]
+    bare = diam(ships=[], hands={0: RICH})
+    assert rules(adjudicate(client, bare, ship_action(0, first))) == ["SEA-008"]
+
+
+# -- CK-PROG-4: a progress point card is never held ------------------------------------------------------
+
+def test_point_card_in_a_hand_is_refused_CK_PROG_4(client):
+    """CK-PROG-4: Printer and Constitution are revealed at once: a posted hand holding one is a 422 naming
+    the card in the hand; the same card face up (vp_cards) is accepted."""
+    import copy
+    st = _holding("printer")                                  # with_cards puts it face up
+    assert post(client, st, None)["derived"]["victory_points"]["0"]["progress_vp"] == 1
+    bad = copy.deepcopy(st)
+    cks = bad["scenario_state"]["cities_and_knights"]
+    cks["hands"]["0"] = {**cks["hands"]["0"], "printer": 1}
+    cks["vp_cards"]["0"] = {k: v for k, v in cks["vp_cards"]["0"].items() if k != "printer"}
+    r = client.post("/v1/adjudicate", json={"state": bad, "action": None})
+    assert r.status_code == 422
+    pointers = [e["pointer"] for e in r.get_json()["errors"]]
+    assert "/state/scenario_state/cities_and_knights/hands/0/printer" in pointers
+    assert "CK-PROG-4" in str(r.get_json())
+
+
+# -- parameters that cannot apply are refused, naming them ---------------------------------------------------
+
+def test_improvement_without_a_metropolis_refuses_one_named_CK_IMP_7(client):
+    """CK-IMP-7: a metropolis is placed only with the level that takes it; below level 4 a ``metropolis``
+    named (even off the board) is refused, pointing at it; at level 4 it is placed where named."""
+    from .ck_util import with_commodities
+    c = with_commodities(ck(), 0, coin=3)
+    st = position(ck_state=c)
+    v = post(client, st, act("improve_city", track="politics", metropolis=[40, 40, "N"]))
+    assert not v["legal"] and rules(v) == ["CK-IMP-7"] and v["violations"][0]["path"] == "/action/metropolis"
+    assert post(client, st, act("improve_city", track="politics"))["legal"]
+    c4 = with_commodities(ck(), 0, coin=4)
+    c4["improvements"]["0"]["politics"] = 3
+    v4 = post(client, position(ck_state=c4), act("improve_city", track="politics", metropolis=list(N)))
+    assert v4["legal"], v4["violations"]
+
+
+# -- pointers: the component check points at the board (SC01-007, R-001) ------------------------------------
+
+def test_component_check_points_into_the_board_SC01_007(client):
+    """SC01-007 (R-001): a component mismatch points at /state/board/hexes (or harbors), where the board is
+    posted, and names the kind in plain words."""
+    from .test_scenarios_sc01_05 import example
+    r = client.post("/v1/scenarios/SC01/check", json={"state": example("svp-newshores-01")})
+    probs = r.json["problems"]
+    assert probs and all(p["path"] in ("/state/board/hexes", "/state/board/harbors") for p in probs), probs
+    assert not any("hexe " in p["message"] for p in probs)
+
+
+# -- answered states accepted when posted back (R-044, BASE-VP-1) ---------------------------------------------
+
+def test_settlement_keeps_the_ships_its_city_homed_GOLD_022_R_044(client):
+    """GOLD-022 with R-044: capacity is checked when a ship is built; a city pillaged to a settlement (C&K)
+    keeps the 2 ships it homes, so such a state is accepted; 3 ships at one home never are."""
+    from .test_gold_rules import HOME, harbour_position, ship
+    st = harbour_position(ships=[ship(), ship(edge=[2, 3, "SE"])])             # HOME is a settlement
+    r = client.post("/v1/adjudicate", json={"state": st, "action": None})
+    assert r.status_code == 200, r.get_json()
+    st3 = harbour_position(ships=[ship(), ship(edge=[2, 3, "SE"]), ship(edge=[1, 4, "NE"])], cities=[(0, HOME)],
+                           settlements=[(1, [4, 3, "S"])])
+    r3 = client.post("/v1/adjudicate", json={"state": st3, "action": None})
+    assert r3.status_code == 422 and "GOLD-022" in str(r3.get_json())
+
+
+def test_game_won_on_a_roll_keeps_picks_owed_BASE_VP_1(client):
+    """BASE-VP-1: a game won on a roll ends at once, leaving gold picks (or discards) the roll made owed:
+    such a game_over state is accepted when posted back."""
+    from .helpers import radius_board, state
+    st = state(radius_board(2), phase="game_over", settlements=[(0, (0, 0, "N"))], winner=0,
+               pending_gold={"1": 1}, turn_flags={"rolled": True})
+    r = client.post("/v1/adjudicate", json={"state": st, "action": None})
+    assert r.status_code == 200, r.get_json()

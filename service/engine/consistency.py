@@ -136,14 +136,16 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
     elif state.phase in AFTER_ROLL and not state.flags.rolled:
         out.append(("/state/turn_flags/rolled", f"phase {state.phase!r} comes only after this turn's roll "
                     "(BASE-TURN-1); leave rolled out or true"))
-    if state.pending_discards and state.phase != "discard":
+    # A game won on the roll (a production, a barbarian attack) ends at once with what the roll still owed
+    # left unchosen (BASE-VP-1): game_over may keep pending discards and picks.
+    if state.pending_discards and state.phase not in ("discard", "game_over"):
         out.append(("/state/pending_discards", "discards are owed only in the discard phase"))
     if state.phase == "discard" and not state.pending_discards:
         out.append(("/state/pending_discards", "the discard phase needs the discards still owed"))
     for p, k in state.pending_discards.items():
         if p < n and k > scenario.cards_held(state, p):
             out.append((f"/state/pending_discards/{p}", f"player {p} owes {k} cards but holds fewer"))
-    if state.pending_gold and state.phase != "gold_choice":
+    if state.pending_gold and state.phase not in ("gold_choice", "game_over"):
         out.append(("/state/pending_gold", "gold-field picks are owed only in the gold_choice phase"))
     if state.phase == "gold_choice" and not state.pending_gold:
         out.append(("/state/pending_gold", "the gold_choice phase needs the picks still owed"))

@@ -1,6 +1,8 @@
 """Shipping lanes: which ships are in a closed lane (R-013) and which may move (R-010)."""
 from __future__ import annotations
 
+from typing import Any
+
 from .geometry import Edge
 from .mapgraph import MapGraph
 from .memo import per_position
@@ -86,11 +88,14 @@ def shipping_lanes(state: State, graph: MapGraph, player: int) -> list[set[Edge]
     return lanes
 
 
-def is_foremost(state: State, graph: MapGraph, player: int, edge: Edge) -> bool:
+def is_foremost(state: State, graph: MapGraph, player: int, edge: Edge, anchors: Any = ()) -> bool:
     """R-010: at least one end of the ship has no other own ship and no own building on it; an
-    opponent's building there ends the lane."""
+    opponent's building there ends the lane. ``anchors``: ids of further intersections that hold the
+    player's lanes as an own building does (DIAM: the corners of a village the player trades with)."""
     eid = graph.edge_index[edge]
     for nid in graph.edge_node_ids[eid]:
+        if nid in anchors:
+            continue
         bld = state.buildings.get(graph.nodes[nid])
         if bld is not None:
             if bld[0] != player:

@@ -144,6 +144,11 @@ class Hooks(Protocol):
         """How many cards of ``player``'s hand count for a discard on a 7 (the resource cards; a module
         with further cards in the hand adds them)."""
 
+    def holds_loot(self, state: "State", player: int, target: str) -> bool:
+        """Whether the robber's (``target`` ``"robber"``) or pirate's theft could take anything from ``player``
+        (default: a card of those ``cards_held`` counts; DIAM: the pirate takes a diamond too). With nobody
+        beside the new hex holding any, the move may name no victim (R-124)."""
+
     def discard_limit(self, state: "State", player: int) -> int:
         """On a 7, ``player`` discards half their hand only when holding more cards than this (7 by the
         base rules, BASE-ROBBER-2)."""

@@ -29,6 +29,33 @@ def robbable(s: State, g: MapGraph, target: str, h: Hex, mover: int) -> list[int
     return sorted(found)
 
 
+def victims(s: State, g: MapGraph, scen, target: str, h: Hex, mover: int) -> list[Optional[int]]:
+    """The ``steal_from`` values a move of the ``target`` to ``h`` may name: one of the players it could rob
+    (:func:`robbable`), and nobody (None) when none is there or, R-124, none of them holds anything the theft
+    could take (the ``holds_loot`` hook); nobody first, as the plain generator gives them."""
+    cands: list[Optional[int]] = list(robbable(s, g, target, h, mover))
+    if not any(scen.holds_loot(s, c, target) for c in cands):
+        cands.insert(0, None)
+    return cands
+
+
+def victim_violations(ctx: Ctx, target: str, h: Hex, mover: int, rule: str, where: str) -> list[Violation]:
+    """Whom the move robs (BASE-ROBBER-4, SEA-030): one of the players with a ``where`` of ``h``; nobody only
+    when there is none or none of them holds anything to take (R-124)."""
+    s, victim = ctx.state, ctx.action.get("steal_from")
+    candidates = robbable(s, ctx.graph, target, h, mover)
+    if victim is None:
+        if any(ctx.scenario.holds_loot(s, c, target) for c in candidates):
+            return [Violation(rule, f"after moving the {target} the mover robs one of the players with a "
+                              f"{where} of that hex: choose one of {candidates}", "/action/steal_from",
+                              ruling="R-124")]
+        return []
+    if victim not in candidates:
+        return [Violation(rule, f"only a player with a {where} of {h[0]},{h[1]} can be robbed; "
+                          f"player {victim} has none (candidates: {candidates or 'nobody'})", "/action/steal_from")]
+    return []
+
+
 def move_violations(ctx: Ctx, target: str, mover: int) -> list[Violation]:
     a, s, scen = ctx.action, ctx.state, ctx.scenario
     h = a.get("hex")
@@ -51,17 +78,11 @@ def move_violations(ctx: Ctx, target: str, mover: int) -> list[Violation]:
             return [Violation("BASE-ROBBER-3", f"the robber must move to a different hex; it is already on "
                               f"{h[0]},{h[1]}", "/action/hex")]
     victim = a.get("steal_from")
-    candidates = robbable(s, ctx.graph, target, h, mover)
     rule = "SEA-030" if target == "pirate" else "BASE-ROBBER-4"
     where = "ship on a side" if target == "pirate" else "building on a corner"
-    if victim is None:
-        if candidates:
-            return [Violation(rule, f"after moving the {target} the mover robs one of the players with a "
-                              f"{where} of that hex: choose one of {candidates}", "/action/steal_from")]
-        return []
-    if victim not in candidates:
-        return [Violation(rule, f"only a player with a {where} of {h[0]},{h[1]} can be robbed; "
-                          f"player {victim} has none (candidates: {candidates or 'nobody'})", "/action/steal_from")]
+    v = victim_violations(ctx, target, h, mover, rule, where)
+    if v or victim is None:
+        return v
     card = a.get("card")
     if card is not None and s.players[victim].resources.get(card, 0) <= 0:
         return [Violation(rule, f"the stolen card is one the victim holds; player {victim} has no {card}",

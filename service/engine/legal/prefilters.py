@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Callable, Iterable, Optional
 
 from ..actions.dev import PlayRoadBuilding, deck_left
-from ..actions.robber import robbable
+from ..actions.robber import victims
 from ..actions.seafarers import move_source_violations
 from ..actions.trade import harbor_rates, strict_phases_closed
 from ..bank import COSTS, can_pay
@@ -196,7 +196,8 @@ def _f_city(state, graph, scen, p, pos):
 
 def _moves(state, graph, scen, p, pos, type_: str, target: str, extra: dict) -> list[Action]:
     """``robber.move_violations``: the hex (the scenario's ``robber_hex_ok``/``pirate_hex_ok``, not where
-    the piece stands) and the victim (one of ``robber.robbable`` there, or nobody when there is none)."""
+    the piece stands) and the victim (``robber.victims``: one of ``robber.robbable`` there, or nobody when
+    none of them holds anything, R-124)."""
     if target == "pirate":
         if not scen.pirate:
             return []
@@ -207,7 +208,7 @@ def _moves(state, graph, scen, p, pos, type_: str, target: str, extra: dict) -> 
     for h in pos.hexes:
         if h == cur or not ok(state, h):
             continue
-        for v in robbable(state, graph, target, h, p) or (None,):
+        for v in victims(state, graph, scen, target, h, p):
             out.append(Action(type_, p, {"hex": h, "steal_from": v, "card": None, **extra}))
     return out
 

@@ -303,6 +303,9 @@ class Scenario:
         """The cards of ``player``'s hand that count for a discard on a 7: the resource cards."""
         return state.players[player].hand_size
 
+    def holds_loot(self, state: State, player: int, target: str) -> bool:
+        return self.cards_held(state, player) > 0
+
     def discard_limit(self, state: State, player: int) -> int:
         """BASE-ROBBER-2: on a 7 a player holding more than 7 cards discards half of them."""
         return 7

@@ -161,8 +161,9 @@ def check_counts(table: Mapping[str, Any], found: Mapping[str, Any], rule: str) 
     """Compare counted components with a table; one violation per mismatching kind."""
     want = expected_components(table)
     out: list[Violation] = []
-    for key, path in (("hexes", "/state/hexes"), ("tokens", "/state/hexes"), ("harbors", "/state/harbors")):
-        lines = _diff(key[:-1], found[key], want[key])
+    for key, one, path in (("hexes", "hex", "/state/board/hexes"), ("tokens", "token", "/state/board/hexes"),
+                           ("harbors", "harbor", "/state/board/harbors")):
+        lines = _diff(one, found[key], want[key])
         if lines:
             out.append(Violation(rule, f"{key} do not match the component table: " + "; ".join(lines), path))
     hidden = table.get("hidden")

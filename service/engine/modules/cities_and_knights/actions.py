@@ -6,7 +6,7 @@ from collections import deque
 from typing import Any, Iterable, Optional
 
 from ...actions import WRONG_PHASE_RULE, own_handler
-from ...actions.robber import place_piece, robbable, steal_card
+from ...actions.robber import place_piece, robbable, steal_card, victim_violations, victims
 from ...actions.turn import discard_violations
 from ...actions.trade import (harbor_rates, split_currencies, strict_phases_violation, trade_wrong_phase,
                               unaccepted_violation)
@@ -128,15 +128,10 @@ def robber_violations(ctx: Ctx, target: str, mover: int) -> list[Violation]:
     elif not scen.robber_hex_ok(s, h) or h == s.robber:
         return [Violation("BASE-ROBBER-3", "the robber moves to another land hex", "/action/hex")]
     victim = a.get("steal_from")
-    cands = robbable(s, ctx.graph, target, h, mover)
     rule = "SEA-030" if target == "pirate" else "BASE-ROBBER-4"
-    if victim is None:
-        if cands:
-            return [Violation(rule, f"the mover robs one of {cands}", "/action/steal_from")]
-        return []
-    if victim not in cands:
-        return [Violation(rule, f"player {victim} cannot be robbed at {h[0]},{h[1]} (candidates: {cands or 'nobody'})",
-                          "/action/steal_from")]
+    v = victim_violations(ctx, target, h, mover, rule, "ship on a side" if target == "pirate" else "building on a corner")
+    if v or victim is None:
+        return v
     card = a.get("card")
     if card is not None and store.cards_of(s, victim).get(card, 0) <= 0:
         return [Violation("CK-SEVEN-4", f"player {victim} holds no {card}", "/action/card")]
@@ -299,6 +294,9 @@ class ActivateKnight:
             return v
         if k["active"]:
             return [Violation("CK-KNIGHT-3", "the knight is already active", "/action/node")]
+        if ctx.action.get("pay") not in (None, "grain") and "gold" not in ctx.scenario.composition.currencies:
+            return [Violation("CK-KNIGHT-3", "a knight is activated with 1 grain; paying with gold is a GOLD rule "
+                              "(GOLD-013): leave pay out", "/action/pay")]
         return cannot_afford(ctx, cost_of(ctx, "activate"), "activating a knight")
 
     @staticmethod
@@ -593,8 +591,12 @@ class ImproveCity:
         v = cannot_afford(ctx, cost, f"level {lvl} of {track}", "CK-IMP-1")
         if v:
             return v
+        node = a.get("metropolis")
+        if node is not None and not (takes_metropolis(s, a.player, track, lvl) and not holder):
+            return [Violation("CK-IMP-7", f"level {lvl} of {track} places no metropolis for player {a.player} (one is "
+                              f"taken at level {METROPOLIS_LEVEL} or 5 from a lower holder): leave metropolis out",
+                              "/action/metropolis")]
         if takes_metropolis(s, a.player, track, lvl) and not holder:
-            node = a.get("metropolis")
             if len(sites) > 1 and (node is None or tuple(node) not in sites):
                 return [Violation("CK-IMP-7", f"player {a.player} takes the {track} metropolis and places it on a city "
                                   f"without one: give metropolis, one of {[list(x) for x in sites]}", "/action/metropolis")]
@@ -789,6 +791,8 @@ def knight_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Itera
             continue
         n = tuple(k["node"])
         yield Action("activate_knight", p, {"node": n})
+        if "gold" in scen.composition.currencies:          # GOLD-013: or 1 gold
+            yield Action("activate_knight", p, {"node": n, "pay": "gold"})
         yield Action("promote_knight", p, {"node": n})
         if not k["active"] or k.get("activated") or k.get("acted"):
             continue
@@ -811,7 +815,7 @@ def knight_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Itera
                     ok = scen.pirate_hex_ok(state, h) if target == "pirate" else scen.robber_hex_ok(state, h)
                     if not ok or h == at:
                         continue
-                    for v in robbable(state, graph, target, h, p) or [None]:
+                    for v in victims(state, graph, scen, target, h, p):
                         yield Action("chase_robber", p, {"node": n, "hex": h, "steal_from": v, "card": None,
                                                           "target": target})
 
@@ -835,8 +839,10 @@ def build_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Iterab
     for n in sorted(store.sideways(state)):
         yield Action("restore_city", p, {"node": n})
     sites = metropolis_sites(state, p)
-    for t in TRACKS:
-        for m in (sites or [None]):
+    for t in TRACKS:                                  # CK-IMP-7: a metropolis named only at the level taking one
+        lvl = store.level(state, p, t) + 1
+        takes = lvl <= MAX_LEVEL and takes_metropolis(state, p, t, lvl)
+        for m in ([None] + sites if takes else [None]):
             yield Action("improve_city", p, {"track": t, "metropolis": m})
 
 

@@ -33,7 +33,7 @@ from .discards import RANGES as DISCARD_RANGES
 from .progress_ranges import RANGES as PROGRESS_RANGES
 from .roll_ranges import RANGES as ROLL_RANGES
 from .data import (BARBARIAN_STEPS, CARD_NAMES, CARDS, COMMODITIES, COSTS, DECKS, EVENTS, NAMES_2025, PROGRESS_CARDS,
-                   PROGRESS_LIMIT, SEA_VP_RAISE, TRACKS, VP_TARGET, card_id)
+                   PROGRESS_LIMIT, SEA_VP_RAISE, TRACKS, VP_CARDS, VP_TARGET, card_id)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...core import Ctx
@@ -98,8 +98,8 @@ CK_ACTION_SPECS = (
     ActionSpec("build_knight", {"node": F(NODE, required=True)}, "Build a basic knight (CK-KNIGHT-1).",
                handler=_h("BuildKnight"), candidates=_cands("knight_candidates")),
     ActionSpec("activate_knight", {"node": F(NODE, required=True),
-                                   "pay": F(Str(("grain", "gold")), nullable=True,
-                                            doc="GOLD-013: grain or gold (GOLD only)")},
+                                   "pay": F(Str(("grain", "gold")), nullable=True, default="grain",
+                                            doc="GOLD-013: grain or gold (GOLD only; elsewhere left out)")},
                "Activate a knight (CK-KNIGHT-3).", handler=_h("ActivateKnight")),
     ActionSpec("promote_knight", {"node": F(NODE, required=True)}, "Promote a knight (CK-KNIGHT-4).",
                handler=_h("PromoteKnight")),
@@ -566,6 +566,11 @@ class CitiesAndKnights:
         for t, h in c["metropolises"].items():
             if h and state.buildings.get(tuple(h["node"])) != (h["player"], "city"):
                 out.append((f"{at}/metropolises/{t}", "a metropolis stands on its holder's city (CK-IMP-7)"))
+        for p, hand in c["hands"].items():                     # CK-PROG-4: point cards are shown at once
+            for card in sorted(VP_CARDS):
+                if hand.get(card, 0):
+                    out.append((f"{at}/hands/{p}/{card}", f"a {card} is a point card, revealed at once and never "
+                                f"held: it belongs in vp_cards/{p} (CK-PROG-4)"))
         for d in TRACKS:                                       # CK-COMP-4: every card in a deck, a hand or face up
             for card, q in DECKS[d].items():
                 held = sum(v.get(card, 0) for v in c["hands"].values()) + sum(

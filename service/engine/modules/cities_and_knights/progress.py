@@ -328,20 +328,22 @@ class Deserter(Card):
 
 
 def open_road(s: State, g: MapGraph, e, ships: bool = False) -> bool:
-    """CK-PROG-P4: a road (or ship, CK-SEA-11) is open when one of its ends has none of its owner's roads,
-    ships, buildings or knights besides it."""
+    """CK-PROG-P4: a road (or ship, CK-SEA-11) is open when one of its ends has none of its owner's buildings
+    or knights and no other piece of its owner's of its own kind: a road and a ship never join without a
+    building (SEA-009), so an own ship there leaves a road's end open, and an own road a ship's (the ship is
+    then the loose end of an open lane, SEA-015)."""
     owner = s.roads.get(e, s.ships.get(e))
     if owner is None or e not in g.edge_index:
         return False
     eid = g.edge_index[e]
     kn = store.knight_nodes(s)
+    same = s.roads if e in s.roads else s.ships
     for nid in g.edge_node_ids[eid]:
         n = g.nodes[nid]
         b = s.buildings.get(n)
         if (b is not None and b[0] == owner) or kn.get(n) == owner:
             continue
-        if any(x != eid and (s.roads.get(g.edges[x]) == owner or s.ships.get(g.edges[x]) == owner)
-               for x in g.node_edge_ids[nid]):
+        if any(x != eid and same.get(g.edges[x]) == owner for x in g.node_edge_ids[nid]):
             continue
         return True
     return False
@@ -353,8 +355,8 @@ class Diplomat(Card):
         s, a, g = ctx.state, ctx.action, ctx.graph
         e = a.get("edge")
         if e is None or not open_road(s, g, e):
-            return _v("diplomat", "the Diplomat removes an open road (an end with none of its owner's pieces): "
-                      "give edge", "/action/edge")
+            return _v("diplomat", "the Diplomat removes an open road or ship (an end with no building or knight of "
+                      "its owner's and no other own piece of its kind, SEA-009): give edge", "/action/edge")
         owner = s.roads.get(e, s.ships.get(e))
         rep = a.get("replace")
         if rep is not None:
@@ -454,10 +456,11 @@ class Spy(Card):
             return _v("spy", "the Spy names an opponent: give target", "/action/target")
         if not store.progress_count(s, q):
             return [Violation("CK-PROG-10", f"player {q} holds no progress card: the Spy would do nothing")]
+        if c in VP_CARDS:                                   # the exclusion: point cards lie face up
+            return [Violation("CK-PROG-4", f"the Spy takes no point card: a {c} is laid out face up and cannot be "
+                              "taken", "/action/progress")]
         if c is None or store.hand_of(s, q).get(c, 0) <= 0:
             return _v("spy", f"take one of player {q}'s progress cards: give progress", "/action/progress")
-        if c in VP_CARDS:
-            return [Violation("CK-PROG-4", "VP cards cannot be taken")]
         return []
 
     def apply(self, ctx, s):

@@ -17,7 +17,8 @@ from ...geometry import edge_str
 from ...lanes import is_foremost
 from ...legal.listing import per_listing
 from ...state import State
-from .villages import anchored_at_village, connected_villages, diamonds_of, recorded_routes, route_ships
+from .villages import (anchored_at_village, connected_villages, diamonds_of, recorded_routes, route_ships,
+                       village_of_node)
 
 
 # -- who may move the robber and the pirate (R-050) -------------------------------------------------------
@@ -148,9 +149,12 @@ def lane_violations(ctx: Ctx, src) -> list[Violation]:
         return [Violation("DIAM-011", f"the ship on {edge_str(src)} is part of a closed route (between two of "
                           "your harbours, settlements/cities or island villages you trade with) and may never "
                           "move (R-046)", "/action/from")]
-    if not is_foremost(s, g, p, src):
+    vmap = village_of_node(s, g)
+    connected = connected_villages(s, g, p, vmap)
+    anchors = {n for n, i in vmap.items() if i in connected}      # a village traded with anchors lanes
+    if not is_foremost(s, g, p, src, anchors):
         return [Violation("DIAM-010", f"only the last ship of an open route may move; {edge_str(src)} has own "
-                          "ships or buildings at both ends (R-010)", "/action/from")]
+                          "ships, buildings or a village you trade with at both ends (R-010, R-045)", "/action/from")]
     return []
 
 

@@ -196,6 +196,10 @@ class DiamondIsles(MappedScenario, Seafarers, edition=Edition(
     def steal_violations(self, ctx: "Ctx", target: str) -> list["Violation"]:
         return H.steal_violations(ctx, target)
 
+    def holds_loot(self, state: State, player: int, target: str) -> bool:
+        """DIAM-016, R-051: the pirate takes a card or a diamond."""
+        return super().holds_loot(state, player, target) or (target == "pirate" and diamonds_of(state, player) > 0)
+
     def move_and_steal(self, ctx: "Ctx", s: State, target: str, mover: int) -> None:
         """DIAM-016 (R-051): the pirate's mover takes a card or a diamond; the robber robs as the engine's."""
         if target == "pirate":

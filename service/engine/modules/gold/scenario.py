@@ -432,8 +432,9 @@ def _validate_ships(state: State, ships: list) -> list[tuple[str, str]]:
         if fc and home not in fc:
             out.append((at + "/home", f"a ship's home stands on the front coast (GOLD-021); {node_str(home)} does not"))
         homed[home] = homed.get(home, 0) + 1
-        if homed[home] > SHIP_CAPACITY[b[1]]:
-            out.append((at + "/home", f"a {b[1]} homes at most {SHIP_CAPACITY[b[1]]} ship(s) (GOLD-022)"))
+        if homed[home] > max(SHIP_CAPACITY.values()):   # capacity is checked when a ship is built, and a
+            out.append((at + "/home", f"a building homes at most {max(SHIP_CAPACITY.values())} ships "   # city
+                        "(GOLD-022; a city reduced to a settlement keeps its ships, R-044)"))   # losing a level keeps them
         c = sh.get("cargo", 0)
         if type(c) is not int or not 0 <= c <= CARGO_MAX:
             out.append((at + "/cargo", f"a ship carries 0 to {CARGO_MAX} gold (GOLD-030)"))
