@@ -14,11 +14,11 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 from ..engine import budget
 from ..engine.legal import action_json, legal_actions
 from ..engine.scenarios import scenario_of
-from .body import read_json
+from .body import REPLAY_MAX_VALUES, read_json
 from .codec import ENCODE
 from .errors import Problem
 from .replay import DIGESTS, ON_ILLEGAL, replay, replay_json
-from .fields import StrictBool, StrictNumber
+from .fields import BoundedList, StrictBool, StrictNumber
 from .schemas import NewGameSchema, StrictInt, pointerize
 from .service import invalid, parse_action, parse_state, started
 from .integrity import tag_of
@@ -49,7 +49,7 @@ class ReplayRequest(Schema):
 
     state = fields.Raw(load_default=None, allow_none=True)
     new_game = fields.Nested(NewGameSchema, load_default=None, allow_none=True)
-    actions = fields.List(fields.Raw(), required=True, validate=validate.Length(max=MAX_REPLAY_ACTIONS))
+    actions = BoundedList(fields.Raw(), required=True, max_length=MAX_REPLAY_ACTIONS)   # (length first)
     on_illegal = fields.String(load_default="stop", validate=validate.OneOf(ON_ILLEGAL))
     digests = fields.String(load_default="each", validate=validate.OneOf(DIGESTS))
     events = StrictBool(load_default=False)
@@ -70,7 +70,7 @@ def start_state(req: dict):
 @tools.post("/v1/replay")
 def replay_view():
     limit = current_app.config.get("REPLAY_MAX_BODY_BYTES", DEFAULT_REPLAY_MAX_BODY)
-    req = load(ReplayRequest(), read_json(request, max(limit, current_app.config["MAX_BODY_BYTES"])))
+    req = load(ReplayRequest(), read_json(request, max(limit, current_app.config["MAX_BODY_BYTES"]), REPLAY_MAX_VALUES))
     state, graph = start_state(req)
     actions = [parse_action(raw, state, f"/actions/{i}") for i, raw in enumerate(req["actions"])]
     r = replay(state, actions, graph, on_illegal=req["on_illegal"], digests=req["digests"], events=req["events"],
