@@ -121,8 +121,8 @@ BODY = None
 def test_probes_answer_while_every_worker_is_busy(server):
     global BODY
     port, probe = server
-    code, idle, _ = get(probe, "/readyz")
-    assert code == 200 and idle["status"] == "ready" and idle["alive"] == 2 and idle["in_flight"] == 0
+    idle = _idle(probe)
+    assert idle["status"] == "ready" and idle["alive"] == 2 and idle["in_flight"] == 0
     BODY = BODY or _heavy_body()
     stop = threading.Event()
     answers: list[int] = []
@@ -130,11 +130,15 @@ def test_probes_answer_while_every_worker_is_busy(server):
     def load() -> None:      # one client per worker thread and one more: every thread stays busy
         while not stop.is_set():
             c = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-            c.request("POST", "/v1/replay", body=BODY, headers={"Content-Type": "application/json"})
-            r = c.getresponse()
-            r.read()
-            answers.append(r.status)
-            c.close()
+            try:
+                c.request("POST", "/v1/replay", body=BODY, headers={"Content-Type": "application/json"})
+                r = c.getresponse()
+                r.read()
+                answers.append(r.status)
+            except OSError as e:
+                answers.append(repr(e))
+            finally:
+                c.close()
 
     clients = [threading.Thread(target=load, daemon=True) for _ in range(4)]
     for t in clients:
@@ -157,15 +161,25 @@ def test_probes_answer_while_every_worker_is_busy(server):
         stop.set()
     for t in clients:
         t.join(120)
-    assert len(busy_probes) >= 10, f"the workers were never all busy ({len(busy_probes)} probes)"
+    assert len(busy_probes) >= 10, f"the workers were never all busy ({len(busy_probes)} probes; {answers[:5]})"
     assert answers and set(answers) == {200}
     busy_probes.sort()
     print("probe /healthz while busy: median %.4f s, max %.4f s" % (busy_probes[len(busy_probes) // 2],
                                                                      busy_probes[-1]))
     # each replay takes about a second of CPU; a probe waiting behind one would take as long
     assert busy_probes[len(busy_probes) // 2] < 0.25 and busy_probes[-1] < 1.0, busy_probes
-    code, idle, _ = get(probe, "/readyz")
-    assert code == 200 and idle["in_flight"] == 0
+    assert _idle(probe)["in_flight"] == 0     # every request counted out again
+
+
+def _idle(probe: int) -> dict:
+    """The readiness answer once no request is in flight (a worker counts a request out just after its
+    answer is sent), within a few seconds."""
+    deadline = time.monotonic() + 10
+    while True:
+        code, body, _ = get(probe, "/readyz")
+        if code == 200 and body["in_flight"] == 0 or time.monotonic() > deadline:
+            return body
+        time.sleep(0.1)
 
 
 def test_the_probe_port_answers_only_its_probes(server):
@@ -175,3 +189,35 @@ def test_the_probe_port_answers_only_its_probes(server):
     c.request("POST", "/healthz", body=b"{}")
     assert c.getresponse().status == 405
     c.close()
+
+
+def test_one_address_cannot_take_every_proxy_connection(server, request):
+    """Behind nginx: one address holding many half-sent bodies gets a 429 problem past 128 requests at once,
+    and a request from elsewhere is still answered (deploy/nginx.conf.template, decision D-proxy-limits)."""
+    if "nginx" not in request.node.callspec.id:
+        pytest.skip("the proxy's limits")
+    import socket
+    port, _ = server
+    held, refused = [], 0
+    try:
+        for _ in range(160):
+            s = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=("127.0.0.2", 0))
+            s.sendall(b"POST /v1/adjudicate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: 100000\r\n\r\n" + b" " * 1000)
+            held.append(s)
+        time.sleep(0.5)
+        for s in held:
+            s.setblocking(False)
+            try:
+                data = s.recv(4096)
+            except BlockingIOError:
+                continue
+            if data.startswith(b"HTTP/1.1 429"):
+                assert b"application/problem+json" in data
+                refused += 1
+        assert 160 - 128 <= refused < 160
+        code, body, seconds = get(port, "/healthz")
+        assert code == 200 and body == {"status": "ok"}
+    finally:
+        for s in held:
+            s.close()
