@@ -179,7 +179,10 @@ def png_of(svg: str) -> bytes:
     except (ImportError, OSError) as e:
         raise Problem(501, f"PNG output is not available on this server ({e}); ask for format svg",
                       kind="not-implemented") from None
-    return cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    from ..render.cache import mark_drawn
+    png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    mark_drawn()
+    return png
 
 
 @tools.post("/v1/render")
@@ -235,17 +238,23 @@ def render_png(svg: str, size: Optional[float]) -> bytes:
                         f"a PNG of this board at {shown} would be {w} x {h} pixels, over the "
                         f"{pictures.MAX_AREA:,} pixels a picture may have{fits} (or ask for format svg)"}],
                       "the render request")
-    shapes = svg.count("<")
-    if pictures.png_seconds(w * h, shapes) > pictures.PNG_BUDGET_SECONDS:
+    _pixels, shapes, seconds = pictures.picture_seconds(svg)
+    if seconds > pictures.PNG_BUDGET_SECONDS:
         fits = ""
-        if size is not None:
-            fixed = shapes / 1000 * pictures.PNG_SECONDS_PER_KILOSHAPE
+        if size is not None:     # (labels shrink with the size too: the size named is on the safe side)
+            fixed = shapes / 1000 * pictures.PNG_SECONDS_PER_KILOSHAPE + pictures.text_seconds(svg)
             room = (pictures.PNG_BUDGET_SECONDS - fixed) / pictures.PNG_SECONDS_PER_MEGAPIXEL * 1e6
             fits = f"; at most size {pictures.size_that_fits(size, w * h, max(1, int(room)))}"
         raise invalid([{"pointer": "/size", "detail":
                         f"a PNG of this board at {shown} would take longer to draw than the "
                         f"{pictures.PNG_BUDGET_SECONDS:g} s a picture may take{fits} (or ask for format svg)"}],
                       "the render request")
+    if not pictures.drawn_once():     # the library's first load: once per process, not the picture's
+        png_of(pictures.WARM_UP)
+    spent = budget.current()
+    if spent is not None and spent.clock() + seconds > spent.deadline:
+        # the drawing cannot be stopped once started: the request's CPU budget must hold all of it
+        raise budget.BudgetExceeded(spent.seconds)
     png = png_of(svg)
     pictures.put(key, png)
     return png
