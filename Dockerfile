@@ -38,10 +38,12 @@ ENV PATH="/opt/venv/bin:$PATH" \
     PYTHONUNBUFFERED=1 \
     WORKERS=2 \
     THREADS=4 \
+    PROBE_BIND=0.0.0.0:8001 \
     PROMETHEUS_MULTIPROC_DIR=/tmp/prometheus
 USER 10001:10001
 EXPOSE 8000
+# (port 8001: the health probes, PROBE_BIND, answered by the gunicorn master whatever the load)
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
-  CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2).status != 200)"]
+  CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8001/healthz', timeout=2).status != 200)"]
 # nginx on :8000, gunicorn ("gunicorn -c gunicorn.conf.py service.api:create_app()") on a unix socket
 CMD ["/app/bin/start-with-proxy"]

@@ -10,6 +10,9 @@ STATE_KEY (or STATE_KEY_FILE) keys the state tags (``service/api/integrity.py``)
 file that cannot be read), a random key is made here, in the master, so that every worker it forks holds
 the same one and recognises the states its siblings returned.
 
+PROBE_BIND (unset: off; the container sets ``0.0.0.0:8001``) is where the master answers the health probes
+``/healthz`` and ``/readyz`` itself, whatever the load on the workers (``service/probes.py``).
+
 PROMETHEUS_MULTIPROC_DIR, when set, turns on prometheus_client's multiprocess mode so /metrics adds up
 every worker: the directory is emptied when gunicorn starts and a worker's files are marked dead when it
 exits.
@@ -18,6 +21,7 @@ import json
 import os
 import secrets
 import shutil
+import sys
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WORKERS", "2"))
@@ -40,6 +44,7 @@ limit_request_line = 8190
 limit_request_fields = 100
 
 _MULTIPROC = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+_PROBE_BIND = os.environ.get("PROBE_BIND") or None
 
 
 def _state_key_file() -> bytes:
@@ -94,3 +99,59 @@ def child_exit(server, worker):  # noqa: ARG001  (gunicorn hook)
     if _MULTIPROC:
         from prometheus_client import multiprocess
         multiprocess.mark_process_dead(worker.pid)
+    if _IN_FLIGHT is not None:
+        _IN_FLIGHT.release(worker)
+
+
+# -- the health probes, answered by the master (service/probes.py) ----------------------------------------
+_IN_FLIGHT = None
+_PROBES = None
+if _PROBE_BIND:
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from service.probes import InFlight, ProbeServer, status as _probe_status   # (no app import: stdlib only)
+    _IN_FLIGHT = InFlight(max(64, 4 * workers))
+
+
+def when_ready(server):
+    global _PROBES
+    if _IN_FLIGHT is None:
+        return
+
+    def current():
+        for _ in range(5):       # (the arbiter may change its table of workers meanwhile)
+            try:
+                found = list(server.WORKERS.values())
+                break
+            except RuntimeError:
+                continue
+        else:
+            found = []
+        return _probe_status(found, _IN_FLIGHT, server.cfg.threads, server.timeout)
+    _PROBES = ProbeServer(_PROBE_BIND, current)
+    _PROBES.start()
+    server.log.info("health probes on %s (/healthz, /readyz)", _PROBE_BIND)
+
+
+def pre_fork(server, worker):  # noqa: ARG001  (gunicorn hook)
+    if _IN_FLIGHT is not None:
+        _IN_FLIGHT.assign(worker)
+
+
+def post_fork(server, worker):  # noqa: ARG001  (gunicorn hook)
+    if _PROBES is not None:       # the probe port is the master's: a worker does not hold it open
+        _PROBES.socket.close()
+
+
+def pre_request(worker, req):  # noqa: ARG001  (gunicorn hook)
+    if _IN_FLIGHT is not None:
+        _IN_FLIGHT.add(worker, 1)
+
+
+def post_request(worker, req, environ, resp):  # noqa: ARG001  (gunicorn hook)
+    if _IN_FLIGHT is not None:
+        _IN_FLIGHT.add(worker, -1)
+
+
+def on_exit(server):  # noqa: ARG001  (gunicorn hook)
+    if _PROBES is not None:
+        _PROBES.server_close()

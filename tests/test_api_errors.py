@@ -103,7 +103,8 @@ def test_duplicate_keys_are_a_400_naming_the_key(client, text):
 @pytest.mark.parametrize("depth", [33, 1000, 100_000])
 def test_deep_nesting_is_a_400(client, depth):
     text = '{"state": {"options": {"x": ' + "[" * depth + "]" * depth + "}}}"
-    problem(post_raw(client, text), 400)
+    # (100,000 arrays are also more JSON values than a body may hold: refused while read, a 413)
+    problem(post_raw(client, text), 400 if depth < 100_000 else 413)
 
 
 def test_giant_integers_are_a_400_or_out_of_range(client):
@@ -117,7 +118,7 @@ def test_giant_integers_are_a_400_or_out_of_range(client):
     problem(post(client, {"state": st}), 422, "/state/turn")
 
 
-@pytest.mark.parametrize("field,size", [("players", 100_000), ("svp_attached", 100_000)])
+@pytest.mark.parametrize("field,size", [("players", 90_000), ("svp_attached", 90_000)])   # (within the body's value count)
 def test_huge_arrays_are_refused_quickly_with_a_short_answer(client, field, size):
     st = small_state()
     st[field] = [None] * size

@@ -117,13 +117,17 @@ def test_probes_are_routes_of_the_app_on_the_exposed_port():
     assert f"listen {port} default_server" in (ROOT / "deploy" / "nginx.conf.template").read_text()
     assert 'LISTEN="${LISTEN:-' + str(port) + '}"' in (ROOT / "bin" / "start-with-proxy").read_text()
     ports = {p["name"]: p["containerPort"] for p in CONTAINER["ports"]}
-    assert ports == {"http": port}
-    assert {"/healthz", "/readyz", "/metrics"} <= routes
+    # the probes go to the gunicorn master's probe port (service/probes.py), which answers under any load
+    probe_port = int(one("ConfigMap", "seafarers-referee-config")["data"]["PROBE_BIND"].rpartition(":")[2])
+    assert ports == {"http": port, "probe": probe_port}
+    assert f"PROBE_BIND=0.0.0.0:{probe_port}" in " ".join(instr("ENV"))
+    assert f":{probe_port}/healthz" in instr("HEALTHCHECK")[-1]
+    assert {"/healthz", "/readyz", "/metrics"} <= routes     # (the app answers them too, on its own port)
     assert CONTAINER["readinessProbe"]["httpGet"]["path"] == "/readyz"
     assert CONTAINER["livenessProbe"]["httpGet"]["path"] == "/healthz"
     for probe in ("readinessProbe", "livenessProbe", "startupProbe"):
         get = CONTAINER[probe]["httpGet"]
-        assert get["path"] in routes and get["port"] in ("http", port)
+        assert get["path"] in ("/healthz", "/readyz") and get["port"] == "probe"
     env = {e["name"]: e.get("value") for e in CONTAINER.get("env", [])}
     assert "BIND" not in env   # the start script binds gunicorn to its unix socket
     ann = POD["metadata"]["annotations"]

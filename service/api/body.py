@@ -9,6 +9,7 @@ from typing import Any
 import orjson
 from flask import Request
 
+from ..engine import budget
 from .errors import Problem
 
 MAX_DEPTH = 32
@@ -150,18 +151,46 @@ def _strict_parse(raw: bytes) -> Any:
 
 READ_CHUNK = 64 * 1024
 
+#: The most JSON values (scalars, arrays, objects and keys together) a body may hold, counted from its
+#: bytes while it is read, before anything is parsed (decision D-body-values): what a body costs once
+#: parsed grows with its values, not its bytes (a 2 MiB array of ``0``s is a million Python references).
+#: The largest state any scenario admits (400 hexes, 800 pieces, every bounded list full, 1,000
+#: free-form values) holds about 20,000; a replay's 20,000 actions hold ~10 values each (a Road Building
+#: with its two pieces, ~25). Within these counts a body parses in well under the memory and CPU a request
+#: may use (``bench/request_memory.py``).
+MAX_VALUES = 100_000
+REPLAY_MAX_VALUES = 500_000
+assert READ_CHUNK < MAX_VALUES      # (a body of one piece is never counted: it cannot hold more)
+
 
 def _too_large(max_bytes: int) -> Problem:
     return Problem(413, f"the body is larger than the limit of {max_bytes} bytes")
 
 
-def _read_limited(request: Request, max_bytes: int) -> bytes:
-    """The body, read piece by piece and refused (413) as soon as it passes ``max_bytes``: a chunked body
+def _too_many_values(max_values: int) -> Problem:
+    return Problem(413, f"the body holds more than {max_values:,} JSON values, more than any request of this "
+                        "endpoint needs", [{"pointer": "/", "detail": f"at most {max_values:,} JSON values "
+                                                                      "(arrays, objects, keys and scalars)"}])
+
+
+def _values_in(part: bytes) -> int:
+    """An upper bound of the JSON values that start in ``part``: each value but a document's first follows
+    a comma, a colon (an object's value) or an opening bracket or brace (a container's first item); keys
+    are counted with their values' colons. (Commas and colons inside strings are counted too: a little
+    more than the truth, never less.)"""
+    return part.count(b",") + part.count(b":") + part.count(b"[") + part.count(b"{")
+
+
+def _read_limited(request: Request, max_bytes: int, max_values: int = MAX_VALUES) -> bytes:
+    """The body, read piece by piece and refused (413) as soon as it passes ``max_bytes`` or holds more
+    than ``max_values`` JSON values (:func:`_values_in`, counted as each piece arrives): a chunked body
     (no ``Content-Length``) is never held whole beyond the limit. A body the server cannot read (a
     malformed chunk size, a client that went away) is a 400."""
     stream = request.stream
     parts: list[bytes] = []
     size = 0
+    values = 1
+    counted = 0         # (parts counted so far)
     try:
         while True:
             part = stream.read(min(READ_CHUNK, max_bytes + 1 - size))
@@ -171,6 +200,12 @@ def _read_limited(request: Request, max_bytes: int) -> bytes:
             size += len(part)
             if size > max_bytes:
                 raise _too_large(max_bytes)
+            if size > READ_CHUNK:   # (64 KB hold fewer values than either count: the usual body costs nothing)
+                while counted < len(parts):
+                    values += _values_in(parts[counted])
+                    counted += 1
+                if values > max_values:
+                    raise _too_many_values(max_values)
     except Problem:
         raise
     except Exception as e:   # the WSGI server's parse errors (bad chunk size, missing terminator), resets
@@ -179,14 +214,14 @@ def _read_limited(request: Request, max_bytes: int) -> bytes:
     return b"".join(parts)
 
 
-def read_json(request: Request, max_bytes: int) -> Any:
+def read_json(request: Request, max_bytes: int, max_values: int = MAX_VALUES) -> Any:
     ctype = request.mimetype or ""
     if not (ctype == "application/json" or ctype.endswith("+json")):
         raise Problem(415, f"the body must be application/json, not {ctype or 'missing'}", [
             {"pointer": "/", "detail": "send Content-Type: application/json"}])
     if request.content_length is not None and request.content_length > max_bytes:
         raise _too_large(max_bytes)
-    raw = _read_limited(request, max_bytes)
+    raw = _read_limited(request, max_bytes, max_values)
     try:
         structure = raw.translate(None, _NOT_STRUCTURE)     # (the brackets, braces, quotes and backslashes)
         containers = structure.count(b"[") + structure.count(b"{")
@@ -206,4 +241,5 @@ def read_json(request: Request, max_bytes: int) -> Any:
         if "integer string conversion" in why:
             why = f"an integer has more than {sys.get_int_max_str_digits()} digits"
         raise Problem(400, f"the body is not valid JSON: {why}") from None
+    budget.check()      # (the request's CPU budget counts from its start: reading and parsing are in it)
     return data

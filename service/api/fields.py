@@ -257,10 +257,27 @@ FREE_FORM_KEY = 64            # characters of a key
 FREE_FORM_INT = 2 ** 53       # integers within +-2^53 (I-JSON, RFC 7493 2.2)
 
 
+def _more_values_than(value: Any, most: int) -> bool:
+    """Whether ``value`` holds more than ``most`` JSON values (containers and leaves): a container's items
+    are counted before any is looked at, so a huge array is refused at once, never walked."""
+    seen = 1
+    stack = [value] if type(value) in (dict, list) else []
+    while stack:
+        x = stack.pop()
+        items = x.values() if type(x) is dict else x
+        seen += len(items)
+        if seen > most:
+            return True
+        stack.extend([y for y in items if type(y) in (dict, list)])
+    return False
+
+
 def check_free_form(value: Any, max_values: int = FREE_FORM_VALUES, max_key: int = FREE_FORM_KEY) -> None:
     """Raise a ValidationError naming the first place (as nested keys, pointer style) where ``value``
     breaks the bounds above: too many values or characters in all, a key or string too long, an integer
     too large."""
+    if _more_values_than(value, max_values):   # counted first, nothing pushed beyond the bound
+        raise ValidationError([f"holds more than {max_values} JSON values in all"])
     count = chars = 0
     stack: list[tuple[Any, tuple]] = [(value, ())]
     problem = None

@@ -15,11 +15,11 @@ from ..engine import budget
 from ..engine.legal import action_json, legal_actions
 from ..engine.scenarios import scenario_of
 from ..engine.spec import MAX_PLAYERS
-from .body import read_json
+from .body import REPLAY_MAX_VALUES, read_json
 from .codec import ENCODE
 from .errors import Problem
 from .replay import DIGESTS, ON_ILLEGAL, replay, replay_json
-from .fields import StrictBool, StrictNumber
+from .fields import BoundedList, StrictBool, StrictNumber
 from .schemas import NewGameSchema, StrictInt, pointerize
 from .service import invalid, parse_action, parse_state, started
 from .integrity import tag_of
@@ -50,7 +50,7 @@ class ReplayRequest(Schema):
 
     state = fields.Raw(load_default=None, allow_none=True)
     new_game = fields.Nested(NewGameSchema, load_default=None, allow_none=True)
-    actions = fields.List(fields.Raw(), load_default=None, validate=validate.Length(max=MAX_REPLAY_ACTIONS))
+    actions = BoundedList(fields.Raw(), load_default=None, max_length=MAX_REPLAY_ACTIONS)   # (length first)
     record = fields.Raw(load_default=None, allow_none=True)     # a game record instead (records_views)
     format = fields.String(load_default=None, allow_none=True)
     on_illegal = fields.String(load_default="stop", validate=validate.OneOf(ON_ILLEGAL))
@@ -73,7 +73,7 @@ def start_state(req: dict):
 @tools.post("/v1/replay")
 def replay_view():
     limit = current_app.config.get("REPLAY_MAX_BODY_BYTES", DEFAULT_REPLAY_MAX_BODY)
-    req = load(ReplayRequest(), read_json(request, max(limit, current_app.config["MAX_BODY_BYTES"])))
+    req = load(ReplayRequest(), read_json(request, max(limit, current_app.config["MAX_BODY_BYTES"]), REPLAY_MAX_VALUES))
     if req["record"] is not None or req["format"] is not None:
         from .records_views import replay_record_view
         return replay_record_view(req)
@@ -281,7 +281,10 @@ def png_of(svg: str) -> bytes:
     except (ImportError, OSError) as e:
         raise Problem(501, f"PNG output is not available on this server ({e}); ask for format svg",
                       kind="not-implemented") from None
-    return cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    from ..render.cache import mark_drawn
+    png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    mark_drawn()
+    return png
 
 
 @tools.post("/v1/render")
@@ -340,17 +343,23 @@ def render_png(svg: str, size: Optional[float]) -> bytes:
                         f"a PNG of this board at {shown} would be {w} x {h} pixels, over the "
                         f"{pictures.MAX_AREA:,} pixels a picture may have{fits} (or ask for format svg)"}],
                       "the render request")
-    shapes = svg.count("<")
-    if pictures.png_seconds(w * h, shapes) > pictures.PNG_BUDGET_SECONDS:
+    _pixels, shapes, seconds = pictures.picture_seconds(svg)
+    if seconds > pictures.PNG_BUDGET_SECONDS:
         fits = ""
-        if size is not None:
-            fixed = shapes / 1000 * pictures.PNG_SECONDS_PER_KILOSHAPE
+        if size is not None:     # (labels shrink with the size too: the size named is on the safe side)
+            fixed = shapes / 1000 * pictures.PNG_SECONDS_PER_KILOSHAPE + pictures.text_seconds(svg)
             room = (pictures.PNG_BUDGET_SECONDS - fixed) / pictures.PNG_SECONDS_PER_MEGAPIXEL * 1e6
             fits = f"; at most size {pictures.size_that_fits(size, w * h, max(1, int(room)))}"
         raise invalid([{"pointer": "/size", "detail":
                         f"a PNG of this board at {shown} would take longer to draw than the "
                         f"{pictures.PNG_BUDGET_SECONDS:g} s a picture may take{fits} (or ask for format svg)"}],
                       "the render request")
+    if not pictures.drawn_once():     # the library's first load: once per process, not the picture's
+        png_of(pictures.WARM_UP)
+    spent = budget.current()
+    if spent is not None and spent.clock() + seconds > spent.deadline:
+        # the drawing cannot be stopped once started: the request's CPU budget must hold all of it
+        raise budget.BudgetExceeded(spent.seconds)
     png = png_of(svg)
     pictures.put(key, png)
     return png
