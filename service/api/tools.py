@@ -15,7 +15,7 @@ from ..engine import budget
 from ..engine.legal import action_json, legal_actions
 from ..engine.scenarios import scenario_of
 from .body import read_json
-from .codec import ENCODE
+from .codec import ENCODE, ENCODE_BYTES
 from .errors import Problem
 from .replay import DIGESTS, ON_ILLEGAL, replay, replay_json
 from .fields import StrictBool, StrictNumber
@@ -90,13 +90,18 @@ class LegalRequest(Schema):
 
 @tools.post("/v1/legal-actions")
 def legal_actions_view():
-    req = load(LegalRequest(), read_json(request, current_app.config["MAX_BODY_BYTES"]))
-    state, graph = parse_state(req["state"], current_app.extensions["graph_cache"], tag=posted_tag())
+    return ok_text(legal_answer(read_json(request, current_app.config["MAX_BODY_BYTES"]), posted_tag()))
+
+
+def legal_answer(data: Any, tag: Optional[str] = None) -> bytes:
+    """The answer of ``POST /v1/legal-actions`` to the body ``data``: also one line's of a batch."""
+    req = load(LegalRequest(), data)
+    state, graph = parse_state(req["state"], current_app.extensions["graph_cache"], tag=tag)
     if req["player"] is not None and req["player"] >= state.num_players:
         raise invalid([{"pointer": "/player",
                         "detail": f"player {req['player']} does not exist in a {state.num_players}-player game"}])
     la = legal_actions(state, graph, scenario_of(state), req["player"])
-    return ok({"phase": state.phase, "current_player": state.current_player, **la.to_json()})
+    return ENCODE_BYTES({"phase": state.phase, "current_player": state.current_player, **la.to_json()})
 
 
 class Highlight(Schema):
