@@ -5,7 +5,8 @@ server, the state it was answered posted back as the client serialises it by def
 D-not-in-this-game, docs/clients.md); the picture of the final position comes back through it too.
 
 The default run plays one game (a Seafarers scenario with Cities & Knights) per generator; the ``slow``
-tests play every game ``POST /v1/games`` can start through each."""
+tests play every game ``POST /v1/games`` can start through each (``bin/test -m slow
+tests/test_client_generation.py``)."""
 from __future__ import annotations
 
 import importlib

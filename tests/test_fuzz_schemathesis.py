@@ -7,6 +7,7 @@ its schema and never be a 5xx. The default budget is small (runs in seconds); fo
 """
 from __future__ import annotations
 
+import json
 import os
 
 import schemathesis
@@ -21,6 +22,25 @@ EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "30"))  # per operation and mode
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
           response_headers_conformance, negative_data_rejection]
 
+
+
+# NDJSON (POST /v1/batch, a streamed replay): a generated body is one line; of an answer, every line must
+# be a JSON object and the first is checked against the documented schema of a line.
+@schemathesis.serializer("application/x-ndjson")
+def _ndjson(ctx, value):
+    return (json.dumps(value) + "\n").encode()
+
+
+@schemathesis.deserializer("application/x-ndjson")
+def _ndjson_answer(ctx, response):
+    lines = [json.loads(x) for x in response.content.splitlines() if x.strip()]
+    if not lines:
+        raise ValueError("an NDJSON answer with no line")
+    if not all(isinstance(x, dict) for x in lines):
+        raise ValueError("an NDJSON answer line that is not an object")
+    return lines[0]
+
+
 LONG_RUN = "FUZZ_EXAMPLES" in os.environ
 config = schemathesis.Config.from_dict({
     "generation": {"max-examples": EXAMPLES, "deterministic": not LONG_RUN},
@@ -34,4 +54,8 @@ schema = schemathesis.openapi.from_wsgi("/openapi.yaml", create_app({"TESTING": 
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=not LONG_RUN,
           suppress_health_check=list(HealthCheck), database=None)
 def test_every_operation_answers_as_documented(case):
-    case.call_and_validate(checks=CHECKS)
+    # a batch answers a line it cannot take in place, with that line's status (docs/batch.md): the batch
+    # itself is 200, so it is not held to rejecting schema-violating data with a 4xx
+    checks = CHECKS if case.operation.path != "/v1/batch" else [c for c in CHECKS if c is not negative_data_rejection]
+    # (identity: the WSGI transport hands over a gzipped answer as it is; an HTTP client would unpack it)
+    case.call_and_validate(checks=checks, headers={"Accept-Encoding": "identity"})

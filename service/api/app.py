@@ -79,6 +79,8 @@ def create_app(config: Optional[dict[str, Any]] = None) -> Flask:
     app.register_blueprint(tools)
     from .records_views import records  # import of other apps' records, replay of a record
     app.register_blueprint(records)
+    from .batch import batch  # many requests in one call, NDJSON
+    app.register_blueprint(batch)
 
     # The cost budget: made current when a request starts (its body is read inside it, and the engine's
     # long loops check it); spent, the answer is a 503 problem instead of a worker held for minutes.

@@ -221,7 +221,11 @@ def read_json(request: Request, max_bytes: int, max_values: int = MAX_VALUES) ->
             {"pointer": "/", "detail": "send Content-Type: application/json"}])
     if request.content_length is not None and request.content_length > max_bytes:
         raise _too_large(max_bytes)
-    raw = _read_limited(request, max_bytes, max_values)
+    return parse_bytes(_read_limited(request, max_bytes, max_values))
+
+
+def parse_bytes(raw: bytes) -> Any:
+    """A JSON text read strictly (:func:`read_json`'s rules), or a 400 :class:`Problem` saying why."""
     try:
         structure = raw.translate(None, _NOT_STRUCTURE)     # (the brackets, braces, quotes and backslashes)
         containers = structure.count(b"[") + structure.count(b"{")

@@ -16,7 +16,7 @@ from typing import Any, Optional
 
 import orjson
 
-from ..engine.budget import Budget
+from ..engine.budget import Budget, BudgetExceeded
 from ..engine.core import Action
 from ..engine.derive import derive
 from ..engine.mapgraph import MapGraph
@@ -104,20 +104,27 @@ class Replay:
 
 
 def replay(state: State, actions: list[Action], graph: MapGraph, *, on_illegal: str = "stop",
-           digests: str = "each", events: bool = False, budget: Optional[Budget] = None) -> Replay:
+           digests: str = "each", events: bool = False, budget: Optional[Budget] = None, start: int = 0) -> Replay:
     """Judge ``actions`` one after the other from ``state`` (never changed).
 
     ``on_illegal="stop"`` ends at the first illegal action; ``"skip"`` leaves it out and goes on from the
     same position. Each step records its index, type, player, legality, and (as asked) the digest of
     the position after it and its events. ``budget`` is checked before every step
-    (:class:`~service.engine.budget.BudgetExceeded` once it is spent).
+    (:class:`~service.engine.budget.BudgetExceeded` once it is spent; it carries, as ``partial``, the
+    :class:`Replay` of the steps judged before, its ``final`` the position reached). ``start``: the index
+    of the first action in the whole log (a part of a log is numbered as in the log).
     """
     scen = scenario_of(state)
     out = Replay()
     cur = state
-    for i, a in enumerate(actions):
+    for i, a in enumerate(actions, start):
         if budget is not None:
-            budget.check()
+            try:
+                budget.check()
+            except BudgetExceeded as e:
+                out.final, out.graph = cur, graph
+                e.partial = out
+                raise
         v = adjudicate(cur, a, graph, scen, with_derived=False)
         step: dict[str, Any] = {"index": i, "type": a.type, "player": a.player, "legal": v.legal}
         if v.legal:

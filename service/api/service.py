@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import secrets
 import weakref
+from contextvars import ContextVar
 from typing import Any, Optional
 
 import orjson
@@ -160,6 +161,38 @@ def parse_state_where(raw: Any, cache: GraphCache, prefix: str = "/state", tag: 
     A kept state also keeps the JSON text (orjson's, keys in the order posted) of the value its tag was
     recognised on: the same text posted again with the same tag is that value, and its tag is not worked
     out again (a state posted otherwise, keys re-ordered say, is recognised by its tag as before)."""
+    batch = _BATCH_STATES.get()
+    if batch is not None and type(raw) is dict:     # a state posted before in this batch: loaded then
+        try:
+            text = orjson.dumps(raw)
+        except TypeError:
+            text = None
+        if text is not None:
+            got = batch.get(text)
+            if got is None:
+                got = parse_state_where_unbatched(raw, cache, prefix, tag)
+                if len(batch) >= BATCH_STATES_KEPT:
+                    batch.pop(next(iter(batch)))
+                batch[text] = got
+            return got
+    return parse_state_where_unbatched(raw, cache, prefix, tag)
+
+
+#: Within one batch (``batch.py``): the states its lines posted, loaded and checked, by their JSON text
+#: (orjson's, keys as posted): the same state in many lines (a position and many candidate actions) is
+#: loaded and checked once. Only the batch's own thread sees it; at most this many states are kept.
+_BATCH_STATES: ContextVar[Optional[dict[bytes, tuple]]] = ContextVar("seafarers_batch_states", default=None)
+BATCH_STATES_KEPT = 64
+
+
+def batch_states(on: bool) -> None:
+    """Start (``on``) or end the batch-local store of loaded states for this thread's requests."""
+    _BATCH_STATES.set({} if on else None)
+
+
+def parse_state_where_unbatched(raw: Any, cache: GraphCache, prefix: str = "/state", tag: Optional[str] = None
+                                ) -> tuple[State, MapGraph, Any]:
+    """:func:`parse_state_where` without the batch's store."""
     if tag is not None:
         kept = _RECOGNISED.get(tag)
         if kept is not None and type(raw) is dict:
@@ -253,13 +286,13 @@ def _load(raw: Any, cache: GraphCache, prefix: str, recognised_tag: Optional[str
 
 
 def warnings_of(state: State, graph: MapGraph, where: Any) -> list[dict[str, str]]:
-    """``position_warnings`` of a posted state; a recognised state's are kept with it (they depend on
-    nothing else)."""
+    """``position_warnings`` of a posted state; a recognised state's, or one a batch posts again, are kept
+    with it (they depend on nothing else)."""
     kept = getattr(where, "warnings", None)
     if kept is not None:
         return list(kept)
     out = position_warnings(state, graph, scenario_of(state), where)
-    if getattr(where, "recognised", False):
+    if getattr(where, "recognised", False) or _BATCH_STATES.get() is not None:
         where.warnings = tuple(out)
     return out
 

@@ -6,9 +6,9 @@ Views stay thin: read the body, load it, call the engine (``legal.py``) or the r
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, current_app, request, stream_with_context
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from ..engine import budget
@@ -16,14 +16,14 @@ from ..engine.legal import action_json, legal_actions
 from ..engine.scenarios import scenario_of
 from ..engine.spec import MAX_PLAYERS
 from .body import REPLAY_MAX_VALUES, read_json
-from .codec import ENCODE
-from .errors import Problem
-from .replay import DIGESTS, ON_ILLEGAL, replay, replay_json
+from .codec import ENCODE, ENCODE_BYTES, dump_state
+from .errors import PROBLEM_BASE, Problem
+from .replay import DIGESTS, ON_ILLEGAL, Replay, replay, replay_json
 from .fields import BoundedList, StrictBool, StrictNumber
 from .schemas import NewGameSchema, StrictInt, pointerize
 from .service import invalid, parse_action, parse_state, started
 from .integrity import tag_of
-from .views import ok_text, posted_tag
+from .views import flag, ok_text, posted_tag
 
 tools = Blueprint("tools", __name__)
 
@@ -72,6 +72,7 @@ def start_state(req: dict):
 
 @tools.post("/v1/replay")
 def replay_view():
+    streaming = flag("stream")
     limit = current_app.config.get("REPLAY_MAX_BODY_BYTES", DEFAULT_REPLAY_MAX_BODY)
     req = load(ReplayRequest(), read_json(request, max(limit, current_app.config["MAX_BODY_BYTES"]), REPLAY_MAX_VALUES))
     if req["record"] is not None or req["format"] is not None:
@@ -81,11 +82,63 @@ def replay_view():
         raise invalid([{"pointer": "/actions", "detail": "Missing data for required field."}])
     state, graph = start_state(req)
     actions = [parse_action(raw, state, f"/actions/{i}") for i, raw in enumerate(req["actions"])]
+    if streaming:
+        return Response(stream_with_context(replay_stream(state, graph, actions, req, budget.current())),
+                        status=200, content_type="application/x-ndjson")
     r = replay(state, actions, graph, on_illegal=req["on_illegal"], digests=req["digests"], events=req["events"],
                budget=budget.current())
     answer = replay_json(r, state, graph, action_json, digests=req["digests"], with_derived=req["derived"],
                          total=len(actions))
     return ok_text(ENCODE(answer), 200, tag_of(answer["final"]["state"]))     # the final position, tagged
+
+
+#: Actions judged between two lines of a streamed replay's progress.
+STREAM_PART = 64
+
+
+def replay_stream(state, graph, actions: list, req: dict, spent) -> Iterator[bytes]:
+    """``POST /v1/replay?stream=true``: the replay's steps as NDJSON, one line each as they are judged
+    (``{"step": {...}}``, as in ``steps``), then the summary (the answer without ``steps``,
+    ``{"summary": {...}}``). When the request's CPU budget is spent, the last line is
+    ``{"status": 503, "problem": {...}, "resume": {"next_action", "state", "state_tag"}}``: post ``state``
+    (with its tag) and the actions from ``next_action`` on to go on from there."""
+    total, cur, g = len(actions), state, graph
+    done = Replay()
+    i = 0
+    while i < total:
+        part = actions[i:i + STREAM_PART]
+        exceeded = None
+        try:
+            r = replay(cur, part, g, on_illegal=req["on_illegal"], digests=req["digests"], events=req["events"],
+                       budget=spent, start=i)
+        except budget.BudgetExceeded as e:
+            r, exceeded = e.partial, e
+        for step in r.steps:
+            yield b'{"step":' + ENCODE_BYTES(step) + b"}\n"
+        done.steps.extend(r.steps)
+        done.applied += r.applied
+        done.skipped.extend(r.skipped)
+        if done.first_illegal is None:
+            done.first_illegal = r.first_illegal
+        cur, g = r.final, r.graph or g
+        if exceeded is not None:
+            nxt = r.steps[-1]["index"] + 1 if r.steps else i
+            resumed = dump_state(cur)
+            yield ENCODE_BYTES({"status": 503, "problem": {
+                "type": PROBLEM_BASE + "budget-exceeded", "title": "Over the cost budget", "status": 503,
+                "detail": f"the replay used its {exceeded.seconds:g} s of CPU after {nxt} of {total} actions; post "
+                          "resume.state (with resume.state_tag as State-Tag) and the actions from "
+                          "resume.next_action on to go on"},
+                "resume": {"next_action": nxt, "state": resumed, "state_tag": tag_of(resumed)}}) + b"\n"
+            return
+        if r.first_illegal is not None and req["on_illegal"] == "stop":
+            break
+        i += len(part)
+    done.final, done.graph = cur, g
+    summary = replay_json(done, state, graph, action_json, digests=req["digests"], with_derived=req["derived"],
+                          total=total)
+    del summary["steps"]
+    yield ENCODE_BYTES({"summary": summary}) + b"\n"
 
 
 class LegalRequest(Schema):
@@ -98,13 +151,18 @@ class LegalRequest(Schema):
 
 @tools.post("/v1/legal-actions")
 def legal_actions_view():
-    req = load(LegalRequest(), read_json(request, current_app.config["MAX_BODY_BYTES"]))
-    state, graph = parse_state(req["state"], current_app.extensions["graph_cache"], tag=posted_tag())
+    return ok_text(legal_answer(read_json(request, current_app.config["MAX_BODY_BYTES"]), posted_tag()))
+
+
+def legal_answer(data: Any, tag: Optional[str] = None) -> bytes:
+    """The answer of ``POST /v1/legal-actions`` to the body ``data``: also one line's of a batch."""
+    req = load(LegalRequest(), data)
+    state, graph = parse_state(req["state"], current_app.extensions["graph_cache"], tag=tag)
     if req["player"] is not None and req["player"] >= state.num_players:
         raise invalid([{"pointer": "/player",
                         "detail": f"player {req['player']} does not exist in a {state.num_players}-player game"}])
     la = legal_actions(state, graph, scenario_of(state), req["player"])
-    return ok({"phase": state.phase, "current_player": state.current_player, **la.to_json()})
+    return ENCODE_BYTES({"phase": state.phase, "current_player": state.current_player, **la.to_json()})
 
 
 #: The deepest count a request may ask for (the work is checked against the budget before it starts too).

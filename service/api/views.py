@@ -86,7 +86,14 @@ def openapi():
 @blp.post("/v1/adjudicate")
 def adjudicate_view():
     explaining = flag("explain")
-    data = body()
+    answer, tag = adjudicate_answer(body(), explaining, posted_tag())
+    return ok_text(answer, tag=tag)
+
+
+def adjudicate_answer(data: Any, explaining: bool = False, tag: Optional[str] = None
+                      ) -> tuple[bytes, Optional[str]]:
+    """The answer of ``POST /v1/adjudicate`` to the body ``data`` (and its state's tag): also one line's
+    of a batch."""
     if not isinstance(data, dict):
         raise invalid([{"pointer": "/", "detail": "must be an object {state, action}"}])
     extra = sorted(set(data) - {"state", "action"})
@@ -95,7 +102,7 @@ def adjudicate_view():
     if "state" not in data:
         raise invalid([{"pointer": "/state", "detail": "missing: the game state"}])
     cache = current_app.extensions["graph_cache"]
-    state, graph, where = parse_state_where(data["state"], cache, tag=posted_tag())
+    state, graph, where = parse_state_where(data["state"], cache, tag=tag)
     action = None if data.get("action") is None else parse_action(data["action"], state)
     verdict = judge(state, action, graph)
     verdict.warnings = warnings_of(state, graph, where)
@@ -103,14 +110,17 @@ def adjudicate_view():
     if explaining:   # the reasoning of every derived value
         from ..engine.explain import explain
         extra = {"explanations": explain(verdict.state if verdict.legal else state, graph, scenario_of(state))}
-    answer, tag = verdict_body_tagged(verdict, extra)
-    return ok_text(answer, tag=tag)
+    return verdict_body_tagged(verdict, extra)
 
 
 @blp.post("/v1/derive")
 def derive_view():
     explaining = flag("explain")
-    data = body()
+    return ok_text(derive_answer(body(), explaining, posted_tag()))
+
+
+def derive_answer(data: Any, explaining: bool = False, tag: Optional[str] = None) -> bytes:
+    """The answer of ``POST /v1/derive`` to the body ``data``: also one line's of a batch."""
     if not isinstance(data, dict):
         raise invalid([{"pointer": "/", "detail": "must be an object {state}"}])
     extra = sorted(set(data) - {"state"})
@@ -118,12 +128,12 @@ def derive_view():
         raise invalid([{"pointer": f"/{k}", "detail": "unknown field"} for k in extra])
     if "state" not in data:
         raise invalid([{"pointer": "/state", "detail": "missing: the game state"}])
-    state, graph = parse_state(data["state"], current_app.extensions["graph_cache"], tag=posted_tag())
+    state, graph = parse_state(data["state"], current_app.extensions["graph_cache"], tag=tag)
     out = {"derived": judge(state, None, graph).derived}
     if explaining:   # the reasoning of every derived value, as for /v1/adjudicate
         from ..engine.explain import explain
         out["explanations"] = explain(state, graph, scenario_of(state))
-    return ok(out)
+    return ENCODE_BYTES(out)
 
 
 _RULE_PREFIX = re.compile(r"[A-Z0-9-]{1,40}")
