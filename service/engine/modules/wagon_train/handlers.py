@@ -151,6 +151,8 @@ class MoveWagon:
             if stack.get(draw, 0) <= 0:
                 return [Violation("WAG-021", f"the {seg.plaza}'s stack holds no {draw} token (it holds "
                                   f"{fmt_cards(stack)})", "/action/draw", "R-088")]
+        if C.in_listing(s):
+            return []
         ctx.derived["wagon_move"] = {"mp": seg.mp, "gold": sum(x.gold for x in seg.payments),
                                      "steps": [{"from": list(x), "to": list(y), "mp": st.mp,
                                                 "parts": [q.as_dict() for q in st.parts]} for x, y, st in seg.steps]}

@@ -122,23 +122,31 @@ def move_candidates(state: State, graph: MapGraph, scen: Any, p: int):
     return out
 
 
+def _may_roll(state: State, p: int) -> bool:
+    """Necessary for a drive-off or a chase (so the legal list tries no other): the current player's wagon
+    is still moving (R-115) and its card has die numbers (WAG-027, R-116)."""
+    return (state.phase == "main" and state.current_player == p and not C.turn_of(state).get("ended")
+            and bool(C.card(state, int(C.wagon(state, p).get("level", 1)))["faces"]))
+
+
 def drive_candidates(state: State, graph: MapGraph, scen: Any, p: int):
-    if state.phase != "main" or state.current_player != p:
+    if not _may_roll(state, p):
         return []
     at = C.wagon_node(state, p)
     if at is None:
         return []
+    tried = {tuple(h) for h in C.turn_of(state).get("attempts") or ()}
     barb = {C.unkey(k): n for k, n in (state.scenario_state.get("barbarians") or {}).items() if n}
     land = [h for h, t in sorted(state.hexes.items()) if t.terrain in LAND and barb.get(h, 0) < 3]
     out = []
     for h in sorted(barb):
-        if at in hex_corners(h):
+        if at in hex_corners(h) and h not in tried:
             out += [Action("drive_off_barbarian", p, {"hex": h, "to": m, "die": None}) for m in land if m != h]
     return out
 
 
 def chase_candidates(state: State, graph: MapGraph, scen: Any, p: int):
-    if state.phase != "main" or state.current_player != p:
+    if not _may_roll(state, p):
         return []
     out = []
     for o, h in sorted((state.scenario_state.get("warships") or {}).items()):
