@@ -699,3 +699,13 @@ def test_with_cities_and_knights_the_target_is_15(client):
                                        "options": {"cities_and_knights": True}})
     assert r.status_code == 201, r.get_json()
     assert r.get_json()["state"]["vp_target"] == 15
+
+
+def test_only_warships_take_tribute(client):
+    """WAG-059 / R-118 / R-094: of the armed forces the text lists, only personal warships take tribute; the
+    Seafarers pirate ship beside a path takes none and adds no MP (it is not a pirate lair)."""
+    a, b = ends((4, 1), (5, 1))
+    v = ok(adjudicate(client, wag(wagons={0: a}, pirate=[5, 1]), move(path=[b])))
+    assert mp_used(after(v)) == 2 and gold_of(after(v)) == [5, 5, 5]
+    v = ok(adjudicate(client, wag(wagons={0: a}, warships={1: (5, 1)}), move(path=[b])))
+    assert gold_of(after(v))[:2] == [4, 6]
