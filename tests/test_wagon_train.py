@@ -709,3 +709,11 @@ def test_only_warships_take_tribute(client):
     assert mp_used(after(v)) == 2 and gold_of(after(v)) == [5, 5, 5]
     v = ok(adjudicate(client, wag(wagons={0: a}, warships={1: (5, 1)}), move(path=[b])))
     assert gold_of(after(v))[:2] == [4, 6]
+
+
+def test_gold_changes_hands_in_domestic_trades(client):
+    """WAG-044 / R-112: a deal for passage is an ordinary domestic trade with gold as a currency."""
+    st = wag(hands={1: hand(wool=1)})
+    v = ok(adjudicate(client, st, {"type": "domestic_trade", "player": 0, "partner": 1, "give": {"gold": 2},
+                                   "get": {"wool": 1}, "accepted": True}))
+    assert gold_of(after(v)) == [3, 7, 5] and after(v)["players"][0]["resources"]["wool"] == 1

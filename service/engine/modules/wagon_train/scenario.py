@@ -24,6 +24,7 @@ from ...core import Action, Ctx, Violation
 from ...geometry import Hex, hex_corners, hex_distance, hex_str, node_hexes
 from ...mapgraph import LAND, RESOURCES, MapGraph
 from ...module import ActionSpec, EventSpec, OptionSpec, PlayLean, RangeKind
+from ...scenarios.coins import domestic_trade_with_gold
 from ...scenarios.mapdata import Edition, MappedScenario
 from ...scenarios.seafarers import Seafarers
 from ...spec import EDGE, HEX, NODE, PLAYER, PLAYER_KEY, Any_, Bool, Cards, F, Int, List, Map, Null, Obj, Str, \
@@ -217,6 +218,7 @@ class WagonTrainRules:
     module_name = "WAG"
     CURRENCIES = ("gold",)                                  # WAG-044, R-112: gold changes hands in trades
     ACTIONS = (
+        domestic_trade_with_gold(),                         # WAG-044, R-112: deals for passage, gold as currency
         ActionSpec("move_wagon", {
             "path": F(List(NODE, max_len=16), doc="WAG-004: the intersections entered, one path each"),
             "plaza": F(_TRADE, nullable=True, doc="WAG-014, R-093: end by entering this trade hex's plaza"),
