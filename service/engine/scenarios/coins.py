@@ -19,12 +19,12 @@ from ..state import State
 from ..actions.trade import joined, split_currencies
 
 
-def domestic_trade_with_gold():
+def domestic_trade_with_gold(more: tuple[str, ...] = ()):
     """The ``domestic_trade`` action restated so that gold coins change hands like cards (GOLD: R-042; WAG:
-    WAG-044, R-112): the engine's handler, fields naming the coins beside the cards."""
+    WAG-044, R-112): the engine's handler, fields naming the coins (and ``more`` currencies) beside the cards."""
     from ..module import ActionSpec
     from ..spec import Cards, F
-    kinds = RESOURCES + ("knight", "road_building", "year_of_plenty", "monopoly", "victory_point", "gold")
+    kinds = RESOURCES + ("knight", "road_building", "year_of_plenty", "monopoly", "victory_point", "gold") + more
     return ActionSpec("domestic_trade", {"give": F(Cards(kinds), required=True), "get": F(Cards(kinds), required=True)})
 
 

@@ -11,6 +11,8 @@ The rules live in :class:`WagonTrainRules`, a module class whose hooks call ``su
 could stack it later over its own map; :class:`WagonTrain` is that module over the default maps (``maps.py``).
 Trade hexes are desert tiles marked in ``scenario_state.trade_hexes`` (the Diamond Isles precedent).
 
+Santa's workshop (``santa.py``) is an option, off by default (R-090).
+
 Strong knights on horseback (WAG-046's knight half, WAG-048, WAG-053, WAG-055..057) need a knights-on-horseback
 module the seeds do not define: the ``knights_on_horseback`` option takes only false, and asking for them is
 a 422 naming R-096.
@@ -31,6 +33,7 @@ from ...spec import EDGE, HEX, NODE, PLAYER, PLAYER_KEY, Any_, Bool, Cards, F, I
     by_player
 from ...state import State
 from . import costs as C
+from . import santa
 from .handlers import (BuyWithGold, ChaseWarship, DriveOff, MoveWagon, OTHER_MOVABLES, SetTollPolicy, Upgrade,
                        movement_phase_check, vacant_sea)
 from .maps import MAP_SPECS, component_table, map_marks
@@ -216,9 +219,9 @@ def toward_delivery(state: State, action: Action) -> bool:
 class WagonTrainRules:
     """The wagon-train rules as a module: declarations and hooks (each hook adds to the modules below)."""
     module_name = "WAG"
-    CURRENCIES = ("gold",)                                  # WAG-044, R-112: gold changes hands in trades
+    CURRENCIES = ("gold", "presents")                       # WAG-044, R-112: gold; WAG-064: Santa's presents
     ACTIONS = (
-        domestic_trade_with_gold(),                         # WAG-044, R-112: deals for passage, gold as currency
+        domestic_trade_with_gold(("presents",)),           # WAG-044, R-112: deals for passage; WAG-064: presents
         ActionSpec("move_wagon", {
             "path": F(List(NODE, max_len=16), doc="WAG-004: the intersections entered, one path each"),
             "plaza": F(_TRADE, nullable=True, doc="WAG-014, R-093: end by entering this trade hex's plaza"),
@@ -227,6 +230,8 @@ class WagonTrainRules:
             "grain": F(Bool(), default=False, doc="WAG-012, R-099: pay 1 grain first for +2 MP (once a turn)"),
             "draw": F(_KIND, nullable=True, doc="WAG-017/020: the token drawn on the plaza, as observed; left out, "
                       "the seeded generator draws it"),
+            "redeem": F(Int(0, 100), default=0, doc="WAG-063, R-122: presents redeemed on entering the plaza "
+                        "(Santa's workshop)"),
         }, "Move the wagon one segment (WAG-003..026): the verdict names the first illegal step.",
             handler=MoveWagon.HANDLER, candidates=move_candidates),
         ActionSpec("drive_off_barbarian", {
@@ -267,6 +272,8 @@ class WagonTrainRules:
                            "takes them back (the plundering rules are missing)"),
         "toll_waivers": F(by_player(List(PLAYER, max_len=3)), doc="R-112: owner -> payers he lets pass free"),
         "pirate_lairs": F(List(HEX, max_len=20), doc="R-094: pirate lairs (none on the default maps)"),
+        "santa": F(Obj({"hex": F(HEX, required=True), "pile": F(Int(0, 100), required=True)}), nullable=True,
+                   doc="WAG-062, R-090: Santa's workshop (option santa_workshop): its hex and the presents left"),
     }
     DERIVED = {
         "wagons": F(by_player(Any_(doc="position, level, card, allowance, MP left, token (kind to its owner)"))),
@@ -294,6 +301,12 @@ class WagonTrainRules:
         EventSpec("baggage_train_upgraded", {"player": F(PLAYER), "level": F(Int(1, 5))}, "WAG-006"),
         EventSpec("toll_policy", {"owner": F(PLAYER), "payer": F(PLAYER), "charge": F(Bool())}, "R-112"),
         EventSpec("wagon_placed", {"player": F(PLAYER), "node": F(NODE)}, "R-097: the wagon starts here"),
+        EventSpec("present_given", {"player": F(PLAYER), "from": F(Null(PLAYER)), "presents": F(Int(0, 2))},
+                  "WAG-062/064: a present from Santa's pile (from null) or two taken from the player holding most"),
+        EventSpec("presents_redeemed", {"player": F(PLAYER), "presents": F(Int(0, 100)), "gold": F(Int(0, 10_000))},
+                  "WAG-063, R-122: presents redeemed on a plaza"),
+        EventSpec("trade_hex_produced", {"player": F(PLAYER), "resource": F(Str(RESOURCES)), "count": F(Int(0, 20))},
+                  "WAG-065: a trade hex produced (Santa's workshop option)"),
     )
     OPTIONS = (
         OptionSpec("large_map_bonus", _flag, "true or false: WAG-039/040, R-110: +2 MP always and double delivery "
@@ -303,14 +316,16 @@ class WagonTrainRules:
                    "baggage-train card table (default MP 4/5/5/6/6, gold 1-5, faces none/6/5-6/4-6/3-6)"),
         OptionSpec("upgrade_cost", _upgrade_cost, "resource counts: R-087, the price of an upgrade (default 1 grain, "
                    "1 ore, 1 wool)"),
-        OptionSpec("santa_workshop", _false_only, "false only: R-090, Santa's workshop is an add-on this service does "
-                   "not play yet"),
+        OptionSpec("santa_workshop", _flag, "true or false (default false): R-090, Santa's workshop: presents "
+                   "(WAG-062..064) and producing trade hexes (WAG-065); the North Pole and favour tokens are not "
+                   "played"),
         OptionSpec("knights_on_horseback", _false_only, "false only: R-096, strong knights on horseback (WAG-046, "
                    "WAG-048, WAG-053, WAG-055, WAG-056, WAG-057) need a knights-on-horseback module the rules do not define"),
     )
     CHECKS = (movement_phase_check,)
     # (after the declarations above: in a class body this name hides ``spec.PLAYER``)
-    PLAYER = {"gold": F(Int(0, 10_000), default=0, doc="WAG-002, R-103: the gold coins the player holds")}
+    PLAYER = {"gold": F(Int(0, 10_000), default=0, doc="WAG-002, R-103: the gold coins the player holds"),
+              "presents": F(Int(0, 100), default=0, doc="WAG-062..064: Santa's presents held (option santa_workshop)")}
 
     PLAY_LEAN = (PlayLean("move_wagon", toward_delivery, "a wagon move towards the plaza it heads for (draw or "
                           "deliver)"),
@@ -322,6 +337,9 @@ class WagonTrainRules:
         state = super().new_game(num_players, seed, options)
         for p in state.players:
             p.extra["gold"] = int(options.get("start_gold", C.START_GOLD))   # R-103
+        if options.get("santa_workshop") and self.has_map:
+            from .maps import ROBBER
+            santa.setup(state, ROBBER)                                    # R-090, decision D-wag-santa
         return state
 
     def initial_scenario_state(self, num_players: int, board: dict) -> dict[str, Any]:
@@ -352,6 +370,10 @@ class WagonTrainRules:
             if t and t.get("started") and not t.get("ended"):
                 s.scenario_state = copy.deepcopy(s.scenario_state)
                 s.scenario_state["wagon_turn"]["ended"] = True
+
+    def after_production(self, ctx: Ctx, s: State, total: int) -> None:
+        super().after_production(ctx, s, total)
+        santa.after_production(ctx, s, total, self.idle_hexes(s))         # WAG-062..065 (option only)
 
     def on_turn_end(self, ctx: Ctx, s: State) -> None:
         super().on_turn_end(ctx, s)
@@ -477,6 +499,15 @@ class WagonTrainRules:
             if tuple(h) in spots:
                 out.append((f"{at}/warships/{o}", "two warships never share a hex (R-086)"))
             spots[tuple(h)] = o
+        if state.options.get("santa_workshop"):
+            sh = (ss.get("santa") or {}).get("hex")
+            tile = None if sh is None else state.hexes.get(tuple(sh))
+            if tile is None or tile.terrain not in LAND:
+                out.append((f"{at}/santa", "with santa_workshop on, Santa's workshop is a land hex of the board "
+                            "(R-090)"))
+        elif ss.get("santa") or any(p.extra.get("presents") for p in state.players):
+            out.append((f"{at}/santa", "presents and Santa's workshop exist only with the option santa_workshop "
+                        "(R-090)"))
         t = ss.get("wagon_turn")
         if t and t.get("player") is not None and t["player"] != state.current_player:
             out.append((f"{at}/wagon_turn/player", "the turn's wagon bookkeeping belongs to the current player"))
