@@ -801,3 +801,12 @@ def test_presents_without_the_option_are_a_422(client):
     st["players"][0]["presents"] = 1
     r = client.post("/v1/adjudicate", json={"state": st, "action": None})
     assert r.status_code == 422 and r.get_json()["errors"][0]["pointer"] == "/state/scenario_state/santa"
+
+
+def test_the_north_pole_is_refused_naming_r090(client):
+    """R-090: the North Pole wild trade hex (WAG-066) and favour tokens (WAG-069) are not played: asking for
+    them is a 422 naming R-090."""
+    r = client.post("/v1/games", json={"scenario": "WAG", "players": 3, "options": {"north_pole": True}})
+    assert r.status_code == 422
+    err = r.get_json()["errors"][0]
+    assert err["pointer"] == "/options/north_pole" and "R-090" in err["detail"] and "WAG-066" in err["detail"]

@@ -319,6 +319,8 @@ class WagonTrainRules:
         OptionSpec("santa_workshop", _flag, "true or false (default false): R-090, Santa's workshop: presents "
                    "(WAG-062..064) and producing trade hexes (WAG-065); the North Pole and favour tokens are not "
                    "played"),
+        OptionSpec("north_pole", _false_only, "false only: R-090, the North Pole wild trade hex (WAG-066) and the "
+                   "favour tokens for presents (WAG-069) are alternatives the rulings leave out"),
         OptionSpec("knights_on_horseback", _false_only, "false only: R-096, strong knights on horseback (WAG-046, "
                    "WAG-048, WAG-053, WAG-055, WAG-056, WAG-057) need a knights-on-horseback module the rules do not define"),
     )
