@@ -810,3 +810,28 @@ def test_the_north_pole_is_refused_naming_r090(client):
     assert r.status_code == 422
     err = r.get_json()["errors"][0]
     assert err["pointer"] == "/options/north_pole" and "R-090" in err["detail"] and "WAG-066" in err["detail"]
+
+
+@pytest.mark.parametrize("where, value, pointer", [
+    ("wagons", {"0": {"node": [40, 40, "N"]}}, "/state/scenario_state/wagons/0/node"),
+    ("wagons", {"0": {"node": [2, 0, "N"], "plaza": "castle"}}, "/state/scenario_state/wagons/0"),
+    ("bridges", [{"edge": [2, 0, "E"], "player": None}], "/state/scenario_state/bridges/0/edge"),
+])
+def test_impossible_wagons_and_bridges_are_a_422(client, where, value, pointer):
+    """WAG-004: wagons on the board's intersections; R-095: bridges on river paths."""
+    st = wag()
+    st["scenario_state"][where] = value
+    r = client.post("/v1/adjudicate", json={"state": st, "action": None})
+    assert r.status_code == 422 and pointer in [e["pointer"] for e in r.get_json()["errors"]], r.get_json()
+
+
+@pytest.mark.parametrize("action", [
+    {"type": "move_wagon", "player": 0, "path": [[40, 40, "N"]]},
+    {"type": "move_wagon", "player": 0, "jump": [40, 40, "S"]},
+    {"type": "drive_off_barbarian", "player": 0, "hex": [40, 40], "to": [41, 41]},
+    {"type": "chase_warship", "player": 0, "owner": 3},
+    {"type": "set_toll_policy", "player": 0, "payer": 3, "charge": False},
+])
+def test_actions_off_the_board_are_refused_not_crashed(client, action):
+    v = adjudicate(client, wag(wagons={0: A}), action)
+    assert not v["legal"] and v["violations"][0]["rule"].startswith(("WAG-", "BASE-"))

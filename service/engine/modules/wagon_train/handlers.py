@@ -409,7 +409,8 @@ class Upgrade:
         p = ctx.action.player
         pay(s, p, upgrade_cost(s))
         ss = _ss(s)
-        w = ss["wagons"].setdefault(str(p), {"node": None, "plaza": None, "level": 1, "token": None, "delivered": {}})
+        w = ss.setdefault("wagons", {}).setdefault(str(p), {"node": None, "plaza": None, "level": 1, "token": None,
+                                                           "delivered": {}})
         w["level"] = int(w.get("level", 1)) + 1
         ctx.emit("baggage_train_upgraded", player=p, level=w["level"])
 

@@ -459,6 +459,9 @@ class WagonTrainRules:
                 continue
             if w.get("node") is not None and w.get("plaza"):
                 out.append((f"{at}/wagons/{p}", "a wagon stands on an intersection or on a plaza, not both"))
+            if w.get("node") is not None and not any(
+                    (t := state.hexes.get(h)) is not None and t.terrain != "frame" for h in node_hexes(tuple(w["node"]))):
+                out.append((f"{at}/wagons/{p}/node", "a wagon stands on an intersection of the board (WAG-004)"))
             if w.get("plaza") and w["plaza"] not in C.trade_hexes(state):
                 out.append((f"{at}/wagons/{p}/plaza", f"there is no {w['plaza']} trade hex on this board"))
             if w.get("level") is not None and w["level"] > len(C.card_table(state)):
