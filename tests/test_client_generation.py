@@ -323,3 +323,34 @@ def test_a_generated_client_imports_and_replays_a_record(opc, server):
     answer = replay.sync(client=client, body=models.ReplayRequest(record=record))
     assert answer.all_legal is True and answer.applied == 23
     assert answer.record.first_illegal is None and answer.record.disagreements == []
+
+
+def test_a_generated_client_moves_a_wagon(opc, server):
+    """The wagon-train variant (WAG) through the generated client: from a new game to a listed wagon move
+    (WAG-004) adjudicated legal, each state posted back as the service returned it."""
+    pkg = opc.__name__
+    client_mod = importlib.import_module(f"{pkg}.client")
+    new_game = importlib.import_module(f"{pkg}.api.games.new_game")
+    adjudicate = importlib.import_module(f"{pkg}.api.referee.adjudicate")
+    legal = importlib.import_module(f"{pkg}.api.tools.legal_actions")
+    models = importlib.import_module(f"{pkg}.models")
+    client = client_mod.Client(base_url=server, raise_on_unexpected_status=True)
+    state = new_game.sync(client=client, body=models.NewGameRequest(players=3, scenario="WAG", seed=7)).state
+
+    def schema_name(t: str) -> str:
+        return "".join(w.title() for w in t.split("_"))
+
+    moved = False
+    for _ in range(40):
+        la = legal.sync(client=client, body=models.LegalActionsRequest(state=state, player=state.current_player))
+        listed = la.actions.to_dict()
+        t = "move_wagon" if "move_wagon" in listed else ("roll" if "roll" in listed else sorted(listed)[0])
+        chosen = listed[t][0]
+        action = getattr(models, schema_name(t)).from_dict(chosen)
+        verdict = adjudicate.sync(client=client, body=models.AdjudicateRequest(state=state, action=action))
+        assert verdict.legal is True, (t, chosen, verdict.violations)
+        state = verdict.state
+        if t == "move_wagon":
+            moved = True
+            break
+    assert moved

@@ -699,3 +699,139 @@ def test_with_cities_and_knights_the_target_is_15(client):
                                        "options": {"cities_and_knights": True}})
     assert r.status_code == 201, r.get_json()
     assert r.get_json()["state"]["vp_target"] == 15
+
+
+def test_only_warships_take_tribute(client):
+    """WAG-059 / R-118 / R-094: of the armed forces the text lists, only personal warships take tribute; the
+    Seafarers pirate ship beside a path takes none and adds no MP (it is not a pirate lair)."""
+    a, b = ends((4, 1), (5, 1))
+    v = ok(adjudicate(client, wag(wagons={0: a}, pirate=[5, 1]), move(path=[b])))
+    assert mp_used(after(v)) == 2 and gold_of(after(v)) == [5, 5, 5]
+    v = ok(adjudicate(client, wag(wagons={0: a}, warships={1: (5, 1)}), move(path=[b])))
+    assert gold_of(after(v))[:2] == [4, 6]
+
+
+def test_gold_changes_hands_in_domestic_trades(client):
+    """WAG-044 / R-112: a deal for passage is an ordinary domestic trade with gold as a currency."""
+    st = wag(hands={1: hand(wool=1)})
+    v = ok(adjudicate(client, st, {"type": "domestic_trade", "player": 0, "partner": 1, "give": {"gold": 2},
+                                   "get": {"wool": 1}, "accepted": True}))
+    assert gold_of(after(v)) == [3, 7, 5] and after(v)["players"][0]["resources"]["wool"] == 1
+
+
+# -- Santa's workshop (option santa_workshop, R-090; layer 5) ---------------------------------------------------------
+
+WORKSHOP = (0, 0)
+
+
+def santa_pos(*, pile=12, presents=(0, 0, 0), castle_number=None, **kw):
+    st = wag(options={"santa_workshop": True}, **kw)
+    for h in st["board"]["hexes"]:
+        if (h["q"], h["r"]) == WORKSHOP:
+            h["terrain"], h["number"] = "desert", 9
+        if (h["q"], h["r"]) == CASTLE and castle_number:
+            h["number"] = castle_number
+    st["scenario_state"]["santa"] = {"hex": list(WORKSHOP), "pile": pile}
+    for i, n in enumerate(presents):
+        st["players"][i]["presents"] = n
+    return st
+
+
+def test_a_new_game_with_santas_workshop(client):
+    """R-090 (decision D-wag-santa): the workshop on the marked desert with a 9, the trade hexes numbered
+    (WAG-065), 12 presents in the pile; off by default."""
+    st = client.post("/v1/games", json={"scenario": "WAG", "players": 3, "seed": 1,
+                                        "options": {"santa_workshop": True}}).get_json()["state"]
+    nums = {(h["q"], h["r"]): h["number"] for h in st["board"]["hexes"]}
+    assert st["scenario_state"]["santa"] == {"hex": [6, 3], "pile": 12} and nums[(6, 3)] == 9
+    assert [nums[tuple(h)] for h in (st["scenario_state"]["trade_hexes"][k] for k in ("castle", "quarry",
+                                                                                       "glassworks"))] == [5, 10, 4]
+    plain = client.post("/v1/games", json={"scenario": "WAG", "players": 3, "seed": 1}).get_json()["state"]
+    assert not plain["scenario_state"].get("santa")
+
+
+def test_the_workshop_gives_one_present_per_player_per_roll(client):
+    """WAG-062: each player with a building on the workshop's corners gets one present (one per roll)."""
+    cs = hex_corners(WORKSHOP)
+    st = santa_pos(settlements=[(0, cs[2]), (0, cs[4]), (1, cs[0])], phase="roll")
+    v = ok(adjudicate(client, st, {"type": "roll", "player": 0, "dice": [4, 5]}))
+    s2 = after(v)
+    assert [p["presents"] for p in s2["players"]] == [1, 1, 0] and s2["scenario_state"]["santa"]["pile"] == 10
+
+
+def test_an_empty_pile_takes_two_from_the_holder_of_most(client):
+    """WAG-064 / R-090: with the pile empty, a player owed a present takes two from the player holding the
+    most (ties: the current player first, then clockwise)."""
+    cs = hex_corners(WORKSHOP)
+    st = santa_pos(pile=0, presents=(0, 3, 3), settlements=[(0, cs[2])], phase="roll")
+    s2 = after(ok(adjudicate(client, st, {"type": "roll", "player": 0, "dice": [4, 5]})))
+    assert [p["presents"] for p in s2["players"]] == [2, 1, 3]
+
+
+def test_presents_are_redeemed_on_a_plaza_for_delivery_gold(client):
+    """WAG-063 / R-122: each present pays the card's delivery gold, no VP, back to the pile; only on a plaza."""
+    st = santa_pos(pile=5, presents=(3, 0, 0), wagons={0: corner(CASTLE, "N")})
+    v = ok(adjudicate(client, st, {**move(plaza="castle", draw="tools"), "redeem": 2}))
+    s2 = after(v)
+    assert s2["players"][0]["presents"] == 1 and s2["players"][0]["gold"] == 7
+    assert s2["scenario_state"]["santa"]["pile"] == 7
+    assert v["derived"]["victory_points"]["0"]["total"] == 0
+    refused(adjudicate(client, st, {**move(path=[corner(CASTLE, "NE")]), "redeem": 1}), "WAG-063", "/action/redeem")
+    refused(adjudicate(client, wag(wagons={0: corner(CASTLE, "N")}), {**move(plaza="castle"), "redeem": 1}),
+            "WAG-063", "/action/redeem")
+
+
+def test_trade_hexes_produce_with_the_workshop(client):
+    """WAG-065: the Castle produces grain (the Quarry brick, the Glassworks lumber)."""
+    st = santa_pos(castle_number=5, settlements=[(1, corner(CASTLE, "N"))], phase="roll")
+    s2 = after(ok(adjudicate(client, st, {"type": "roll", "player": 0, "dice": [1, 4]})))
+    assert s2["players"][1]["resources"]["grain"] == 1
+
+
+def test_presents_trade_like_cards(client):
+    """WAG-064: presents may be traded with other players."""
+    st = santa_pos(presents=(2, 0, 0), hands={1: hand(ore=1)})
+    v = ok(adjudicate(client, st, {"type": "domestic_trade", "player": 0, "partner": 1, "give": {"presents": 1},
+                                   "get": {"ore": 1}, "accepted": True}))
+    assert [p["presents"] for p in after(v)["players"]] == [1, 1, 0]
+
+
+def test_presents_without_the_option_are_a_422(client):
+    st = wag()
+    st["players"][0]["presents"] = 1
+    r = client.post("/v1/adjudicate", json={"state": st, "action": None})
+    assert r.status_code == 422 and r.get_json()["errors"][0]["pointer"] == "/state/scenario_state/santa"
+
+
+def test_the_north_pole_is_refused_naming_r090(client):
+    """R-090: the North Pole wild trade hex (WAG-066) and favour tokens (WAG-069) are not played: asking for
+    them is a 422 naming R-090."""
+    r = client.post("/v1/games", json={"scenario": "WAG", "players": 3, "options": {"north_pole": True}})
+    assert r.status_code == 422
+    err = r.get_json()["errors"][0]
+    assert err["pointer"] == "/options/north_pole" and "R-090" in err["detail"] and "WAG-066" in err["detail"]
+
+
+@pytest.mark.parametrize("where, value, pointer", [
+    ("wagons", {"0": {"node": [40, 40, "N"]}}, "/state/scenario_state/wagons/0/node"),
+    ("wagons", {"0": {"node": [2, 0, "N"], "plaza": "castle"}}, "/state/scenario_state/wagons/0"),
+    ("bridges", [{"edge": [2, 0, "E"], "player": None}], "/state/scenario_state/bridges/0/edge"),
+])
+def test_impossible_wagons_and_bridges_are_a_422(client, where, value, pointer):
+    """WAG-004: wagons on the board's intersections; R-095: bridges on river paths."""
+    st = wag()
+    st["scenario_state"][where] = value
+    r = client.post("/v1/adjudicate", json={"state": st, "action": None})
+    assert r.status_code == 422 and pointer in [e["pointer"] for e in r.get_json()["errors"]], r.get_json()
+
+
+@pytest.mark.parametrize("action", [
+    {"type": "move_wagon", "player": 0, "path": [[40, 40, "N"]]},
+    {"type": "move_wagon", "player": 0, "jump": [40, 40, "S"]},
+    {"type": "drive_off_barbarian", "player": 0, "hex": [40, 40], "to": [41, 41]},
+    {"type": "chase_warship", "player": 0, "owner": 3},
+    {"type": "set_toll_policy", "player": 0, "payer": 3, "charge": False},
+])
+def test_actions_off_the_board_are_refused_not_crashed(client, action):
+    v = adjudicate(client, wag(wagons={0: A}), action)
+    assert not v["legal"] and v["violations"][0]["rule"].startswith(("WAG-", "BASE-"))

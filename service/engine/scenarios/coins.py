@@ -19,6 +19,15 @@ from ..state import State
 from ..actions.trade import joined, split_currencies
 
 
+def domestic_trade_with_gold(more: tuple[str, ...] = ()):
+    """The ``domestic_trade`` action restated so that gold coins change hands like cards (GOLD: R-042; WAG:
+    WAG-044, R-112): the engine's handler, fields naming the coins (and ``more`` currencies) beside the cards."""
+    from ..module import ActionSpec
+    from ..spec import Cards, F
+    kinds = RESOURCES + ("knight", "road_building", "year_of_plenty", "monopoly", "victory_point", "gold") + more
+    return ActionSpec("domestic_trade", {"give": F(Cards(kinds), required=True), "get": F(Cards(kinds), required=True)})
+
+
 def split_coins(cards: dict[str, int]) -> tuple[dict[str, int], int]:
     """The cards named and, apart, the gold coins."""
     named, amounts = split_currencies(cards, ("gold",))
@@ -104,5 +113,5 @@ def bank_trade_sample(spec: dict, rng: Any) -> Action:
     return Action(t, p, {"give": give, "get": {"gold": sum(give.values()) // spec["rate"]}})
 
 
-__all__ = ["split_coins", "joined_coins", "coins", "add_coins", "gold_short", "pay_gold", "buy_violations",
+__all__ = ["domestic_trade_with_gold", "split_coins", "joined_coins", "coins", "add_coins", "gold_short", "pay_gold", "buy_violations",
            "buy_range", "bank_trade_admits", "bank_trade_sample"]

@@ -37,6 +37,7 @@ from ...module import ActionSpec, EventSpec, RangeKind
 from ...spec import EDGE, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Map, Null, Obj, Str, by_player
 from ...state import State
 from ...scenarios.base import BASE_ACTIONS
+from ...scenarios.coins import domestic_trade_with_gold
 from ...scenarios.components import harbor_row, hex_row, token_row
 from .mnr import Board, front_coast, increase_cuts, road_mnr, site_gold_distance, statements
 from ...scenarios.mapdata import MappedScenario, MapSpec
@@ -92,10 +93,7 @@ GOLD_ACTION_SPECS = (
                                                    doc="GOLD-011: the price paid (grain + 1 gold, or 2 gold)")},
                handler=_gold("buy_development_card")),
     ActionSpec("play_road_building", handler=_gold("play_road_building")),
-    ActionSpec("domestic_trade", {"give": F(Cards(RESOURCES + ("knight", "road_building", "year_of_plenty",
-                                                               "monopoly", "victory_point", "gold")), required=True),
-                                  "get": F(Cards(RESOURCES + ("knight", "road_building", "year_of_plenty",
-                                                              "monopoly", "victory_point", "gold")), required=True)}),
+    domestic_trade_with_gold(),
     ActionSpec("sail_ship", {"ship": _SHIP_ID, "path": F(List(EDGE, min_len=1, max_len=4), required=True),
                              "extend": F(Str(("wool", "cargo")), nullable=True,
                                          doc="GOLD-025/026: extend the move to 4 spaces, paying wool or cargo")},

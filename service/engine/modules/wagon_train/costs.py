@@ -26,6 +26,7 @@ R-095, R-108, R-109 decide the gaps):
 from __future__ import annotations
 
 import heapq
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
 
@@ -116,16 +117,31 @@ def waives(state, owner: int, payer: int) -> bool:
     return payer in w
 
 
-@dataclass(frozen=True)
+def _show(x: Any) -> str:
+    if isinstance(x, tuple) and len(x) == 2:
+        return hex_str(x)
+    if isinstance(x, tuple) and len(x) == 3:
+        return node_str(x) if x[2] in ("N", "S") else edge_str(x)
+    return str(x)
+
+
+@dataclass(slots=True)
 class Part:
-    """One item of a step's cost: ``mp`` movement points or ``gold`` to ``payee`` (None: the pirate pool)."""
+    """One item of a step's cost: ``mp`` movement points or ``gold`` to ``payee`` (None: the pirate pool).
+    ``text`` is a format string and its places, worded only when asked (``why``): the legal-action list
+    prices many steps and words none."""
     rule: str
-    why: str
+    text: tuple
     mp: int = 0
     gold: int = 0
     payee: Optional[int] = None
     reason: str = ""                # road | bridge | lane | tribute
     ruling: Optional[str] = None
+
+    @property
+    def why(self) -> str:
+        fmt, *args = self.text
+        return fmt.format(*(_show(a) for a in args))
 
     def as_dict(self) -> dict:
         out: dict[str, Any] = {"rule": self.rule, "why": self.why}
@@ -138,7 +154,7 @@ class Part:
         return out
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
     parts: list[Part] = field(default_factory=list)
     paid_edge: Optional[Edge] = None            # a toll charged on this path (WAG-054)
@@ -156,7 +172,7 @@ class Step:
 class View:
     """What the cost of a step reads from a position, gathered once."""
     __slots__ = ("state", "graph", "player", "barbarians", "rivers", "bridges", "warships", "marks", "level",
-                 "faces", "trade", "corners", "lairs")
+                 "faces", "trade", "corners", "lairs", "ws_corners")
 
     def __init__(self, state, graph, player: int) -> None:
         ss = state.scenario_state
@@ -171,8 +187,30 @@ class View:
         self.faces = card(state, self.level)["faces"]
         self.trade = trade_hexes(state)
         self.corners = {name: set(hex_corners(h)) for name, h in self.trade.items()}
+        self.ws_corners = {o: frozenset(hex_corners(h)) for o, h in self.warships.items()}
 
 
+def view_of(state, graph, player: int) -> View:
+    """The :class:`View` of ``player``'s wagon, kept for the legal-action listing under way (every candidate
+    move it judges reads the same one)."""
+    from ...legal.listing import per_listing
+    return per_listing(("wag.view", player), lambda: View(state, graph, player), state, graph)
+
+
+def planned(state, graph) -> dict:
+    """The segments :func:`plans` found legal in the legal-action listing under way, by ``(player, path,
+    plaza, jump, grain)``: the listing's check of each listed move reads its verdict here rather than walking
+    the path again (outside a listing this is a fresh, empty book)."""
+    from ...legal.listing import per_listing
+    return per_listing(("wag.planned",), dict, state, graph)
+
+
+def in_listing(state) -> bool:
+    from ...legal.listing import NOW
+    return NOW.scope is not None and NOW.scope[0] is state
+
+
+@lru_cache(maxsize=1 << 16)
 def _edge_of(a: Node, b: Node) -> Optional[Edge]:
     for e in node_edges(a):
         if b in edge_nodes(e):
@@ -188,15 +226,15 @@ def warship_part(v: View, turn: dict, node: Node, where: str, paid: set, path: s
     p = v.player
     chases = turn.get("chases") or {}
     for o, h in sorted(v.warships.items()):
-        if o == p or node not in hex_corners(h) or o in paid:
+        if o == p or node not in v.ws_corners[o] or o in paid:
             continue
         if chases.get(str(o)) == "won" or waives(v.state, o, p):     # a won chase; R-112: waived, no roll
             continue
         if v.faces and str(o) not in chases:
-            return out, Violation("WAG-036", f"{where} touches a corner of hex {hex_str(h)}, where player {o}'s "
+            return out, Violation("WAG-036", f"{where} {node_str(node)} touches a corner of hex {hex_str(h)}, where player {o}'s "
                                   f"warship lies: at level {v.level} the wagon rolls a chase first "
                                   "(chase_warship), and pays tribute only if it fails", path, "R-086")
-        out.append(Part("WAG-033", f"tribute to player {o}'s warship on {hex_str(h)} ({where})", gold=1, payee=o,
+        out.append(Part("WAG-033", ("tribute to player {}'s warship on {} ({} {})", o, h, where, node), gold=1, payee=o,
                         reason="tribute", ruling="R-086"))
         paid.add(o)
     return out, None
@@ -227,47 +265,49 @@ def step_cost(v: View, turn: dict, a: Node, b: Node, paid_edges: set, tribute: s
     if e in v.rivers:                                                               # rule 3: rivers
         developed = e in v.bridges
         if e not in v.bridges:
-            st.parts.append(Part("WAG-041", f"river {edge_str(e)} with no bridge", mp=3, ruling="R-109"))
+            st.parts.append(Part("WAG-041", ("river {} with no bridge", e), mp=3, ruling="R-109"))
         else:
             owner = v.bridges[e]
-            st.parts.append(Part("WAG-042", f"bridge on {edge_str(e)}", mp=1))
+            st.parts.append(Part("WAG-042", ("bridge on {}", e), mp=1))
             if owner is not None and owner != p and e not in paid_edges and not waives(s, owner, p):
-                st.parts.append(Part("WAG-043", f"toll for player {owner}'s bridge on {edge_str(e)}", gold=2,
+                st.parts.append(Part("WAG-043", ("toll for player {}'s bridge on {}", owner, e), gold=2,
                                      payee=owner, reason="bridge", ruling="R-082"))
                 st.paid_edge = e
     elif road is not None:
         developed = True
         if road == p:
-            st.parts.append(Part("WAG-009", f"own road on {edge_str(e)}", mp=1))
+            st.parts.append(Part("WAG-009", ("own road on {}", e), mp=1))
         else:
-            st.parts.append(Part("WAG-010", f"player {road}'s road on {edge_str(e)}", mp=1))
+            st.parts.append(Part("WAG-010", ("player {}'s road on {}", road, e), mp=1))
             if e not in paid_edges and not waives(s, road, p):
-                st.parts.append(Part("WAG-010", f"toll for player {road}'s road on {edge_str(e)}", gold=1, payee=road,
+                st.parts.append(Part("WAG-010", ("toll for player {}'s road on {}", road, e), gold=1, payee=road,
                                      reason="road", ruling="R-082"))
                 st.paid_edge = e
     else:
         developed = e in s.ships                       # R-108: a ship leaves the cost at 2 but develops the path
         st.parts.append(Part("WAG-008" if not developed else "WAG-025",
-                             f"no road on {edge_str(e)}" + (" (a ship does not pave it)" if developed else ""),
+                             ("no road on {}" + (" (a ship does not pave it)" if developed else ""), e),
                              mp=2, ruling="R-108" if developed else None))
-    waived = {tuple(x) for x in turn.get("waived") or ()}
+    waived = turn.get("waived") or ()
     for h in hexes:                                                                 # rule 4
         n = v.barbarians.get(h, 0)
-        if not n or h in waived:
+        if not n or (waived and list(h) in waived):
             continue
         if n == 1 and not developed:
-            st.parts.append(Part("WAG-050", f"1 barbarian in {hex_str(h)} beside the undeveloped path {edge_str(e)}",
+            st.parts.append(Part("WAG-050", ("1 barbarian in {} beside the undeveloped path {}", h, e),
                                  mp=2, ruling="R-084"))
         elif n == 2:
-            st.parts.append(Part("WAG-051", f"2 barbarians in {hex_str(h)} beside {edge_str(e)}", mp=2,
+            st.parts.append(Part("WAG-051", ("2 barbarians in {} beside {}", h, e), mp=2,
                                  ruling="R-084"))
     for h in hexes:                                                                 # rule 5
         if h in v.marks:
             what = "the robber" if h == s.robber else "a pirate lair"
-            st.parts.append(Part("WAG-060", f"{what} in {hex_str(h)} beside {edge_str(e)}", mp=1, ruling="R-094"))
-    paid = set(tribute)                                                             # rule 6
+            st.parts.append(Part("WAG-060", ("{} in {} beside {}", what, h, e), mp=1, ruling="R-094"))
+    if not v.warships:                                                              # rule 6
+        return st
+    paid = set(tribute)
     more: list[Part] = []
-    for node, where in ((a, f"leaving {node_str(a)}"), (b, f"entering {node_str(b)}")):
+    for node, where in ((a, "leaving"), (b, "entering")):
         parts, bad = warship_part(v, turn, node, where, paid, path)
         if bad is not None:
             return bad
@@ -340,7 +380,13 @@ def judge_segment(state, graph, player: int, path: list, plaza: Optional[str], j
                   grain: bool) -> Segment | Violation:
     """Judge one ``move_wagon`` segment step by step; the first illegal step is the answer (its pointer
     names it). The segment's cost is what :func:`step_cost` answers for each step."""
-    v = View(state, graph, player)
+    book = planned(state, graph)
+    if book:
+        key = (player, tuple(tuple(n) for n in path), plaza, None if jump is None else tuple(jump), bool(grain))
+        seg = book.get(key)
+        if seg is not None:
+            return seg
+    v = view_of(state, graph, player)
     turn = turn_of(state)
     w = wagon(state, player)
     seg = Segment()
@@ -371,7 +417,7 @@ def judge_segment(state, graph, player: int, path: list, plaza: Optional[str], j
             if n not in v.corners.get(on_plaza, ()):
                 return Violation("WAG-004", f"a wagon on the {on_plaza}'s plaza leaves it to one of that hex's "
                                  f"corners; {node_str(n)} is not one", at, "R-093")
-            parts, bad = warship_part(v, turn, n, f"entering {node_str(n)}", tribute, at)
+            parts, bad = warship_part(v, turn, n, "entering", tribute, at)
             if bad is not None:
                 return bad
             bad = pay(parts, at)
@@ -413,7 +459,7 @@ def judge_segment(state, graph, player: int, path: list, plaza: Optional[str], j
         if v.barbarians.get(v.trade[plaza], 0) >= 3:
             return Violation("WAG-052", f"the {plaza} is conquered (3 barbarians): its plaza cannot be entered", at,
                              "R-106")
-        parts, bad = warship_part(v, turn, here, f"leaving {node_str(here)} for the plaza", tribute, at)
+        parts, bad = warship_part(v, turn, here, "leaving for the plaza", tribute, at)
         if bad is not None:
             return bad
         bad = pay(parts, at)
@@ -437,7 +483,7 @@ def judge_segment(state, graph, player: int, path: list, plaza: Optional[str], j
             return Violation("WAG-022", "a jump needs at least 1 MP left, and uses all of them", at, "R-085")
         owner, ships, nodes = targets[jump]
         for n in sorted(nodes):                                   # R-111: every intersection of the route
-            parts, bad = warship_part(v, turn, n, f"the sea route through {node_str(n)}", tribute, at)
+            parts, bad = warship_part(v, turn, n, "the sea route passing", tribute, at)
             if bad is not None:
                 return bad
             bad = pay(parts, at)
@@ -447,8 +493,8 @@ def judge_segment(state, graph, player: int, path: list, plaza: Optional[str], j
         if owner != player and not waives(state, owner, player):
             pool = route_touches_pirate(state, ships)
             part = Part("WAG-031" if pool else "WAG-024",
-                        f"toll for player {owner}'s sea route" + (", to the pirate pool: the route borders the "
-                                                                  "pirate" if pool else ""),
+                        ("toll for player {}'s sea route" + (", to the pirate pool: the route borders the pirate"
+                                                               if pool else ""), owner),
                         gold=JUMP_TOLL, payee=None if pool else owner, reason="lane",
                         ruling="R-111" if pool else "R-085")
             bad = pay([part], at)
@@ -463,15 +509,14 @@ def judge_segment(state, graph, player: int, path: list, plaza: Optional[str], j
 
 # -- the cheapest plan to every reachable destination (legal actions, explanations, random play) ------------
 
-def plans(state, graph, player: int, grain: bool = False) -> dict[tuple, dict]:
-    """Every destination the wagon reaches in one segment with its cheapest legal plan: ``{("node", n) |
-    ("plaza", name) | ("jump", n): {"path", "mp", "gold", ...}}``, least MP then least gold then fewest steps.
-    A label-setting search over (intersection, warships paid) with Pareto labels (MP, gold); the MP left and
-    the gold held are hard limits. A step needing a chase first is not taken (``chase_warship`` is listed)."""
-    v = View(state, graph, player)
+def _reach(state, graph, player: int, left: int) -> dict:
+    """The search behind :func:`plans`, with ``left`` MP: per intersection its cheapest arrival, per plaza and
+    jump landing the arrivals at the corners or buildings they start from, cheapest first, and the cheapest
+    round trip back to the start. A label-setting search over (intersection, warships paid) with Pareto
+    labels (MP, gold); the MP and the gold held are hard limits; a step needing a chase first is not taken."""
+    v = view_of(state, graph, player)
     turn = turn_of(state)
     w = wagon(state, player)
-    left = mp_left(state, player, turn, grain)
     gold = int(state.players[player].extra.get("gold", 0))
     paid0 = {tuple(e) for e in turn.get("paid_edges") or ()}
     trib0 = frozenset(turn.get("tribute") or ())
@@ -479,7 +524,9 @@ def plans(state, graph, player: int, grain: bool = False) -> dict[tuple, dict]:
     heap: list = []
     back_best = None
     best: dict[tuple, list[tuple[int, int]]] = {}
-    out: dict[tuple, dict] = {}
+    nodes: dict[Node, tuple] = {}
+    plazas: dict[str, list] = {}
+    jumps: dict[Node, list] = {}
 
     def push(mp: int, gd: int, path: tuple, node: Node, trib: frozenset, paid: frozenset) -> None:
         heapq.heappush(heap, (mp, gd, len(path), path, node, trib, paid))
@@ -487,7 +534,7 @@ def plans(state, graph, player: int, grain: bool = False) -> dict[tuple, dict]:
     if start is None:
         name = w.get("plaza")
         if not name or name not in v.corners:
-            return {}
+            return {"nodes": {}, "plazas": {}, "jumps": {}, "back": None, "start": None}
         for c in sorted(v.corners[name]):
             if c not in graph.node_index:
                 continue
@@ -506,22 +553,14 @@ def plans(state, graph, player: int, grain: bool = False) -> dict[tuple, dict]:
         if any(m <= mp and g2 <= gd for m, g2 in labels):
             continue
         labels.append((mp, gd))
-        if path:
-            out.setdefault(("node", node), {"path": list(path), "mp": mp, "gold": gd})
+        if path and node not in nodes:
+            nodes[node] = (mp, gd, path)
         for name, cs in v.corners.items():                         # plaza entries: terminal, 0 MP
-            if node in cs and ("plaza", name) not in out and v.barbarians.get(v.trade[name], 0) < 3:
-                seg = judge_segment(state, graph, player, list(path), name, None, grain)
-                if isinstance(seg, Segment):
-                    out[("plaza", name)] = {"path": list(path), "mp": mp, "plaza": name,
-                                            "gold": sum(p.gold for p in seg.payments)}
-        if left - mp >= 1 and state.buildings.get(node) is not None:   # jumps: terminal, all MP
-            for tgt, (owner, ships, nodes) in jump_targets(state, graph, node).items():
-                if ("jump", tgt) in out:
-                    continue
-                seg = judge_segment(state, graph, player, list(path), None, tgt, grain)
-                if isinstance(seg, Segment):
-                    out[("jump", tgt)] = {"path": list(path), "mp": left, "gold": sum(p.gold for p in seg.payments),
-                                          "jump": tgt}
+            if node in cs and v.barbarians.get(v.trade[name], 0) < 3:
+                plazas.setdefault(name, []).append((mp, path))
+        if state.buildings.get(node) is not None:                   # jumps: terminal, all MP
+            for tgt in jump_targets(state, graph, node):
+                jumps.setdefault(tgt, []).append((mp, path))
         for e in node_edges(node):
             x, y = edge_nodes(e)
             nxt = y if x == node else x
@@ -533,13 +572,58 @@ def plans(state, graph, player: int, grain: bool = False) -> dict[tuple, dict]:
             if nxt == start:                                       # out and back: the cheapest round trip
                 back = (mp + st.mp, gd + st.gold, len(path) + 1)
                 if back_best is None or back < back_best[0]:
-                    back_best = (back, list(path + (nxt,)))
+                    back_best = (back, path + (nxt,))
                 continue
             npaid = paid | {st.paid_edge} if st.paid_edge is not None else paid
             push(mp + st.mp, gd + st.gold, path + (nxt,), nxt, trib | frozenset(st.tribute), npaid)
-    if back_best is not None and start is not None:
-        (mp, gd, _), path = back_best
-        out[("node", start)] = {"path": path, "mp": mp, "gold": gd}
+    return {"nodes": nodes, "plazas": plazas, "jumps": jumps, "back": back_best, "start": start}
+
+
+def plans(state, graph, player: int, grain: bool = False) -> dict[tuple, dict]:
+    """Every destination the wagon reaches in one segment with its cheapest legal plan: ``{("node", n) |
+    ("plaza", name) | ("jump", n): {"path", "mp", "gold", ...}}``, least MP then least gold then fewest steps.
+    One search with the most MP the wagon may have this turn (the grain's included) serves both grain
+    choices (kept for the listing under way): the cheapest plan to a place fits a smaller budget whenever any
+    plan does. A plaza entry or a jump is judged by :func:`judge_segment` (its tribute and toll)."""
+    from ...legal.listing import per_listing
+    turn = turn_of(state)
+    left = mp_left(state, player, turn, grain)
+    top = mp_left(state, player, turn, True)
+    raw = per_listing(("wag.reach", player, top), lambda: _reach(state, graph, player, top), state, graph)
+    book = planned(state, graph) if in_listing(state) else None
+    out: dict[tuple, dict] = {}
+    for node, (mp, gd, path) in raw["nodes"].items():
+        if mp <= left:
+            out[("node", node)] = {"path": list(path), "mp": mp, "gold": gd}
+    if raw["back"] is not None and raw["start"] is not None:
+        (mp, gd, _), path = raw["back"]
+        if mp <= left:
+            out[("node", raw["start"])] = {"path": list(path), "mp": mp, "gold": gd}
+    if book is not None:
+        for (kind, d), plan in out.items():
+            book[(player, tuple(plan["path"]), None, None, bool(grain))] = Segment(mp=plan["mp"], end=d)
+    for name, tries in raw["plazas"].items():
+        for mp, path in tries:
+            if mp > left:
+                continue
+            seg = judge_segment(state, graph, player, list(path), name, None, grain)
+            if isinstance(seg, Segment):
+                if book is not None:
+                    book[(player, tuple(path), name, None, bool(grain))] = seg
+                out[("plaza", name)] = {"path": list(path), "mp": mp, "plaza": name,
+                                        "gold": sum(p.gold for p in seg.payments)}
+                break
+    for tgt, tries in raw["jumps"].items():
+        for mp, path in tries:
+            if left - mp < 1:
+                continue
+            seg = judge_segment(state, graph, player, list(path), None, tgt, grain)
+            if isinstance(seg, Segment):
+                if book is not None:
+                    book[(player, tuple(path), None, tgt, bool(grain))] = seg
+                out[("jump", tgt)] = {"path": list(path), "mp": left, "jump": tgt,
+                                      "gold": sum(p.gold for p in seg.payments)}
+                break
     return out
 
 

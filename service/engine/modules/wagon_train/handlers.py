@@ -20,6 +20,7 @@ from ...state import State
 from ...actions import own_handler
 from ...scenarios.coins import add_coins, buy_violations, coins, joined_coins, split_coins
 from . import costs as C
+from . import santa
 
 #: R-114: what may happen once the movement phase started (the wagon's actions, ship and knight moves, the end).
 MOVEMENT_PHASE = frozenset({"move_wagon", "drive_off_barbarian", "chase_warship", "end_turn", "move_ship",
@@ -151,6 +152,11 @@ class MoveWagon:
             if stack.get(draw, 0) <= 0:
                 return [Violation("WAG-021", f"the {seg.plaza}'s stack holds no {draw} token (it holds "
                                   f"{fmt_cards(stack)})", "/action/draw", "R-088")]
+        bad = santa.redeem_violations(s, p, int(a.get("redeem") or 0), seg.plaza)
+        if bad:
+            return bad
+        if C.in_listing(s):
+            return []
         ctx.derived["wagon_move"] = {"mp": seg.mp, "gold": sum(x.gold for x in seg.payments),
                                      "steps": [{"from": list(x), "to": list(y), "mp": st.mp,
                                                 "parts": [q.as_dict() for q in st.parts]} for x, y, st in seg.steps]}
@@ -192,6 +198,7 @@ class MoveWagon:
                  grain=grain)
         if seg.plaza is not None:
             _arrive(ctx, s, ss, p, seg.plaza)
+            santa.redeem(ctx, s, p, int(a.get("redeem") or 0))             # WAG-063, R-122
 
 
 def _arrive(ctx: Ctx, s: State, ss: dict, p: int, plaza: str) -> None:
@@ -402,7 +409,8 @@ class Upgrade:
         p = ctx.action.player
         pay(s, p, upgrade_cost(s))
         ss = _ss(s)
-        w = ss["wagons"].setdefault(str(p), {"node": None, "plaza": None, "level": 1, "token": None, "delivered": {}})
+        w = ss.setdefault("wagons", {}).setdefault(str(p), {"node": None, "plaza": None, "level": 1, "token": None,
+                                                           "delivered": {}})
         w["level"] = int(w.get("level", 1)) + 1
         ctx.emit("baggage_train_upgraded", player=p, level=w["level"])
 

@@ -11,6 +11,8 @@ The rules live in :class:`WagonTrainRules`, a module class whose hooks call ``su
 could stack it later over its own map; :class:`WagonTrain` is that module over the default maps (``maps.py``).
 Trade hexes are desert tiles marked in ``scenario_state.trade_hexes`` (the Diamond Isles precedent).
 
+Santa's workshop (``santa.py``) is an option, off by default (R-090).
+
 Strong knights on horseback (WAG-046's knight half, WAG-048, WAG-053, WAG-055..057) need a knights-on-horseback
 module the seeds do not define: the ``knights_on_horseback`` option takes only false, and asking for them is
 a 422 naming R-096.
@@ -24,12 +26,14 @@ from ...core import Action, Ctx, Violation
 from ...geometry import Hex, hex_corners, hex_distance, hex_str, node_hexes
 from ...mapgraph import LAND, RESOURCES, MapGraph
 from ...module import ActionSpec, EventSpec, OptionSpec, PlayLean, RangeKind
+from ...scenarios.coins import domestic_trade_with_gold
 from ...scenarios.mapdata import Edition, MappedScenario
 from ...scenarios.seafarers import Seafarers
 from ...spec import EDGE, HEX, NODE, PLAYER, PLAYER_KEY, Any_, Bool, Cards, F, Int, List, Map, Null, Obj, Str, \
     by_player
 from ...state import State
 from . import costs as C
+from . import santa
 from .handlers import (BuyWithGold, ChaseWarship, DriveOff, MoveWagon, OTHER_MOVABLES, SetTollPolicy, Upgrade,
                        movement_phase_check, vacant_sea)
 from .maps import MAP_SPECS, component_table, map_marks
@@ -122,23 +126,31 @@ def move_candidates(state: State, graph: MapGraph, scen: Any, p: int):
     return out
 
 
+def _may_roll(state: State, p: int) -> bool:
+    """Necessary for a drive-off or a chase (so the legal list tries no other): the current player's wagon
+    is still moving (R-115) and its card has die numbers (WAG-027, R-116)."""
+    return (state.phase == "main" and state.current_player == p and not C.turn_of(state).get("ended")
+            and bool(C.card(state, int(C.wagon(state, p).get("level", 1)))["faces"]))
+
+
 def drive_candidates(state: State, graph: MapGraph, scen: Any, p: int):
-    if state.phase != "main" or state.current_player != p:
+    if not _may_roll(state, p):
         return []
     at = C.wagon_node(state, p)
     if at is None:
         return []
+    tried = {tuple(h) for h in C.turn_of(state).get("attempts") or ()}
     barb = {C.unkey(k): n for k, n in (state.scenario_state.get("barbarians") or {}).items() if n}
     land = [h for h, t in sorted(state.hexes.items()) if t.terrain in LAND and barb.get(h, 0) < 3]
     out = []
     for h in sorted(barb):
-        if at in hex_corners(h):
+        if at in hex_corners(h) and h not in tried:
             out += [Action("drive_off_barbarian", p, {"hex": h, "to": m, "die": None}) for m in land if m != h]
     return out
 
 
 def chase_candidates(state: State, graph: MapGraph, scen: Any, p: int):
-    if state.phase != "main" or state.current_player != p:
+    if not _may_roll(state, p):
         return []
     out = []
     for o, h in sorted((state.scenario_state.get("warships") or {}).items()):
@@ -207,8 +219,9 @@ def toward_delivery(state: State, action: Action) -> bool:
 class WagonTrainRules:
     """The wagon-train rules as a module: declarations and hooks (each hook adds to the modules below)."""
     module_name = "WAG"
-    CURRENCIES = ("gold",)                                  # WAG-044, R-112: gold changes hands in trades
+    CURRENCIES = ("gold", "presents")                       # WAG-044, R-112: gold; WAG-064: Santa's presents
     ACTIONS = (
+        domestic_trade_with_gold(("presents",)),           # WAG-044, R-112: deals for passage; WAG-064: presents
         ActionSpec("move_wagon", {
             "path": F(List(NODE, max_len=16), doc="WAG-004: the intersections entered, one path each"),
             "plaza": F(_TRADE, nullable=True, doc="WAG-014, R-093: end by entering this trade hex's plaza"),
@@ -217,6 +230,8 @@ class WagonTrainRules:
             "grain": F(Bool(), default=False, doc="WAG-012, R-099: pay 1 grain first for +2 MP (once a turn)"),
             "draw": F(_KIND, nullable=True, doc="WAG-017/020: the token drawn on the plaza, as observed; left out, "
                       "the seeded generator draws it"),
+            "redeem": F(Int(0, 100), default=0, doc="WAG-063, R-122: presents redeemed on entering the plaza "
+                        "(Santa's workshop)"),
         }, "Move the wagon one segment (WAG-003..026): the verdict names the first illegal step.",
             handler=MoveWagon.HANDLER, candidates=move_candidates),
         ActionSpec("drive_off_barbarian", {
@@ -257,6 +272,8 @@ class WagonTrainRules:
                            "takes them back (the plundering rules are missing)"),
         "toll_waivers": F(by_player(List(PLAYER, max_len=3)), doc="R-112: owner -> payers he lets pass free"),
         "pirate_lairs": F(List(HEX, max_len=20), doc="R-094: pirate lairs (none on the default maps)"),
+        "santa": F(Obj({"hex": F(HEX, required=True), "pile": F(Int(0, 100), required=True)}), nullable=True,
+                   doc="WAG-062, R-090: Santa's workshop (option santa_workshop): its hex and the presents left"),
     }
     DERIVED = {
         "wagons": F(by_player(Any_(doc="position, level, card, allowance, MP left, token (kind to its owner)"))),
@@ -284,6 +301,12 @@ class WagonTrainRules:
         EventSpec("baggage_train_upgraded", {"player": F(PLAYER), "level": F(Int(1, 5))}, "WAG-006"),
         EventSpec("toll_policy", {"owner": F(PLAYER), "payer": F(PLAYER), "charge": F(Bool())}, "R-112"),
         EventSpec("wagon_placed", {"player": F(PLAYER), "node": F(NODE)}, "R-097: the wagon starts here"),
+        EventSpec("present_given", {"player": F(PLAYER), "from": F(Null(PLAYER)), "presents": F(Int(0, 2))},
+                  "WAG-062/064: a present from Santa's pile (from null) or two taken from the player holding most"),
+        EventSpec("presents_redeemed", {"player": F(PLAYER), "presents": F(Int(0, 100)), "gold": F(Int(0, 10_000))},
+                  "WAG-063, R-122: presents redeemed on a plaza"),
+        EventSpec("trade_hex_produced", {"player": F(PLAYER), "resource": F(Str(RESOURCES)), "count": F(Int(0, 20))},
+                  "WAG-065: a trade hex produced (Santa's workshop option)"),
     )
     OPTIONS = (
         OptionSpec("large_map_bonus", _flag, "true or false: WAG-039/040, R-110: +2 MP always and double delivery "
@@ -293,14 +316,18 @@ class WagonTrainRules:
                    "baggage-train card table (default MP 4/5/5/6/6, gold 1-5, faces none/6/5-6/4-6/3-6)"),
         OptionSpec("upgrade_cost", _upgrade_cost, "resource counts: R-087, the price of an upgrade (default 1 grain, "
                    "1 ore, 1 wool)"),
-        OptionSpec("santa_workshop", _false_only, "false only: R-090, Santa's workshop is an add-on this service does "
-                   "not play yet"),
+        OptionSpec("santa_workshop", _flag, "true or false (default false): R-090, Santa's workshop: presents "
+                   "(WAG-062..064) and producing trade hexes (WAG-065); the North Pole and favour tokens are not "
+                   "played"),
+        OptionSpec("north_pole", _false_only, "false only: R-090, the North Pole wild trade hex (WAG-066) and the "
+                   "favour tokens for presents (WAG-069) are alternatives the rulings leave out"),
         OptionSpec("knights_on_horseback", _false_only, "false only: R-096, strong knights on horseback (WAG-046, "
                    "WAG-048, WAG-053, WAG-055, WAG-056, WAG-057) need a knights-on-horseback module the rules do not define"),
     )
     CHECKS = (movement_phase_check,)
     # (after the declarations above: in a class body this name hides ``spec.PLAYER``)
-    PLAYER = {"gold": F(Int(0, 10_000), default=0, doc="WAG-002, R-103: the gold coins the player holds")}
+    PLAYER = {"gold": F(Int(0, 10_000), default=0, doc="WAG-002, R-103: the gold coins the player holds"),
+              "presents": F(Int(0, 100), default=0, doc="WAG-062..064: Santa's presents held (option santa_workshop)")}
 
     PLAY_LEAN = (PlayLean("move_wagon", toward_delivery, "a wagon move towards the plaza it heads for (draw or "
                           "deliver)"),
@@ -312,6 +339,9 @@ class WagonTrainRules:
         state = super().new_game(num_players, seed, options)
         for p in state.players:
             p.extra["gold"] = int(options.get("start_gold", C.START_GOLD))   # R-103
+        if options.get("santa_workshop") and self.has_map:
+            from .maps import ROBBER
+            santa.setup(state, ROBBER)                                    # R-090, decision D-wag-santa
         return state
 
     def initial_scenario_state(self, num_players: int, board: dict) -> dict[str, Any]:
@@ -342,6 +372,10 @@ class WagonTrainRules:
             if t and t.get("started") and not t.get("ended"):
                 s.scenario_state = copy.deepcopy(s.scenario_state)
                 s.scenario_state["wagon_turn"]["ended"] = True
+
+    def after_production(self, ctx: Ctx, s: State, total: int) -> None:
+        super().after_production(ctx, s, total)
+        santa.after_production(ctx, s, total, self.idle_hexes(s))         # WAG-062..065 (option only)
 
     def on_turn_end(self, ctx: Ctx, s: State) -> None:
         super().on_turn_end(ctx, s)
@@ -425,6 +459,9 @@ class WagonTrainRules:
                 continue
             if w.get("node") is not None and w.get("plaza"):
                 out.append((f"{at}/wagons/{p}", "a wagon stands on an intersection or on a plaza, not both"))
+            if w.get("node") is not None and not any(
+                    (t := state.hexes.get(h)) is not None and t.terrain != "frame" for h in node_hexes(tuple(w["node"]))):
+                out.append((f"{at}/wagons/{p}/node", "a wagon stands on an intersection of the board (WAG-004)"))
             if w.get("plaza") and w["plaza"] not in C.trade_hexes(state):
                 out.append((f"{at}/wagons/{p}/plaza", f"there is no {w['plaza']} trade hex on this board"))
             if w.get("level") is not None and w["level"] > len(C.card_table(state)):
@@ -467,6 +504,15 @@ class WagonTrainRules:
             if tuple(h) in spots:
                 out.append((f"{at}/warships/{o}", "two warships never share a hex (R-086)"))
             spots[tuple(h)] = o
+        if state.options.get("santa_workshop"):
+            sh = (ss.get("santa") or {}).get("hex")
+            tile = None if sh is None else state.hexes.get(tuple(sh))
+            if tile is None or tile.terrain not in LAND:
+                out.append((f"{at}/santa", "with santa_workshop on, Santa's workshop is a land hex of the board "
+                            "(R-090)"))
+        elif ss.get("santa") or any(p.extra.get("presents") for p in state.players):
+            out.append((f"{at}/santa", "presents and Santa's workshop exist only with the option santa_workshop "
+                        "(R-090)"))
         t = ss.get("wagon_turn")
         if t and t.get("player") is not None and t["player"] != state.current_player:
             out.append((f"{at}/wagon_turn/player", "the turn's wagon bookkeeping belongs to the current player"))
