@@ -352,3 +352,32 @@ def test_a_range_perft_cannot_count_is_refused_naming_the_state(client, monkeypa
     assert r.status_code == 422
     assert r.get_json()["errors"][0]["pointer"] == "/state"
     assert "discard_cards" in r.get_json()["errors"][0]["detail"]
+
+
+def _action_at(sid, n, seed, step):
+    actions = []
+    play_game(sid, n, seed, max_actions=step + 1, check=False, on_step=lambda s, a, v: actions.append(a))
+    return actions[step]
+
+
+def test_a_reveal_branches_on_what_the_piles_may_hold_unless_the_position_keeps_them_in_order():
+    """SC05: a ship moved next to an unexplored space. With the piles kept in order in the position, what
+    comes is known: one outcome. Without them (drawn from what is left), each distinct hex and token is an
+    outcome, each the position the action gives when posted with that discovery."""
+    scen, state = _at_step("SC05", 4, None, 3, 72)
+    action = _action_at("SC05", 4, 3, 72)
+    graph = MapGraph.build(state.terrain_map())
+    assert "hex_pile" in state.scenario_state
+    assert len(outcomes(state, action, graph, scen)) == 1
+    blind = state.copy()
+    for k in ("hex_pile", "token_pile"):
+        blind.scenario_state.pop(k, None)
+    outs = outcomes(blind, action, graph, scen)
+    found = [tuple((e["terrain"], e["number"]) for e in o.events if e["type"] == "discovered") for o in outs]
+    assert len(outs) > 5 and len(set(found)) == len(found) and all(len(f) == 1 for f in found)
+    for o, f in zip(outs, found):
+        given = Action(action.type, action.player,
+                       {**action.params, "discoveries": [{"terrain": t, "number": n} for t, n in f]})
+        v = adjudicate(blind, given, graph, scen)
+        assert v.legal
+        assert position_key(v.state, counter=False) == position_key(o.state, counter=False)
