@@ -16,7 +16,8 @@ What is counted (``docs/perft.md`` states it for users):
   from a position before the roll is the sum, over the roll's distinct outcomes, of the sizes of the
   lists after them.
 - Positions reached by different orders (set-up placements that commute, trades undone) are counted
-  once per depth and their count reused (a transposition table keyed by the whole position).
+  once per depth left and their count reused (a transposition table keyed by the whole position; a
+  position with one action to go is not kept: its list costs less than its key).
 
 >>> from service.engine.scenarios import get_scenario
 >>> from service.engine.mapgraph import MapGraph
@@ -340,7 +341,7 @@ def estimate(state: State, graph: MapGraph, scenario: "Scenario", depth: int, cl
              probes: int = 6, seed: int = 0x5EAF) -> Estimate:
     """The work of counting to each depth up to ``depth``, from ``probes`` random descents of ``depth - 1``
     actions (seeded: the same position gives the same estimate). Each step of a descent makes the list,
-    picks an action uniformly among those it describes (a range's members through its kind) and an
+    picks an action uniformly among those it describes (a range's member as the range's example) and an
     outcome uniformly among the action's."""
     rng = Rng(seed, 0)
     per_list: list[float] = []
@@ -380,7 +381,8 @@ def estimate(state: State, graph: MapGraph, scenario: "Scenario", depth: int, cl
 
 
 def _pick(la, i: int) -> Action:
-    """The ``i``-th action a list describes (listed ones in type order, then each range's members)."""
+    """The ``i``-th action a list describes (listed ones in type order, then each range's members, each
+    member of a range taken as its example)."""
     for t in sorted(la.actions):
         acts = la.actions[t]
         if i < len(acts):
@@ -389,11 +391,9 @@ def _pick(la, i: int) -> Action:
     for t in sorted(la.ranges):
         for spec in la.ranges[t]:
             n = range_count(spec) or 0
-            if i < n:
-                members = range_members(spec)
-                for j, a in enumerate(members or ()):
-                    if j == i:
-                        return a
+            if i < n:                       # the range's checked example stands for its members (a
+                ex = spec["example"]        # range may hold millions: not walked to the i-th)
+                return Action(ex["type"], ex["player"], {k: v for k, v in ex.items() if k not in ("type", "player")})
             i -= n
     raise IndexError("no such action")
 
