@@ -18,6 +18,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from service.engine.core import Action
 from service.engine.legal import is_legal, legal_actions, range_admits
@@ -131,40 +133,57 @@ def _members_checked(state, graph, scen, spec, positional):
     return len(members)
 
 
+def _check_perft1(client, state, scen) -> int:
+    """perft(1) over HTTP against the legal-action list over HTTP, ranges counted again independently
+    (by brute force, or by their members); the number of ranges met (-1: refused as uncountable)."""
+    from service.api.codec import dump_state
+    graph = MapGraph.build(state.terrain_map())
+    body = {"state": dump_state(state)}
+    listed = client.post("/v1/legal-actions", json=body).get_json()
+    answer = client.post("/v1/perft", json={**body, "depth": 1})
+    uncountable = [t for t in listed["ranges"] if RANGE_KINDS.get(t) and RANGE_KINDS[t].count is None]
+    if uncountable:                     # C&K's roll ranges: refused, naming the state
+        assert answer.status_code == 422, answer.get_json()
+        assert answer.get_json()["errors"][0]["pointer"] == "/state"
+        return -1
+    assert answer.status_code == 200, answer.get_json()
+    size, ranged = listed["count"], 0
+    for t, specs in listed["ranges"].items():
+        kind = RANGE_KINDS.get(t)
+        for spec in specs:
+            ranged += 1
+            counted = range_count(spec)
+            if kind is None:
+                brute = _brute(spec, listed["player"])
+                if brute is not None:
+                    assert counted == brute, spec
+            if counted <= 3000:
+                assert _members_checked(state, graph, scen, spec, bool(kind and kind.positional)) == counted
+            size += counted
+    assert answer.get_json()["count"] == size
+    assert answer.get_json()["player"] == listed["player"]
+    return ranged
+
+
 @pytest.mark.parametrize("sid,n,options,seed", GAMES, ids=[f"{g[0]}/{g[1]}{'+ck' if g[2] else ''}" for g in GAMES])
 def test_perft1_is_the_size_of_the_legal_action_list(client, sid, n, options, seed):
-    from service.api.codec import dump_state
     scen, positions = _positions(sid, n, options, seed)
     assert len(positions) >= 10
-    ranged = 0
-    for state in positions:
-        graph = MapGraph.build(state.terrain_map())
-        body = {"state": dump_state(state)}
-        listed = client.post("/v1/legal-actions", json=body).get_json()
-        answer = client.post("/v1/perft", json={**body, "depth": 1})
-        uncountable = [t for t, specs in listed["ranges"].items() if RANGE_KINDS.get(t) and
-                       RANGE_KINDS[t].count is None]
-        if uncountable:                 # C&K's roll ranges: refused, naming the state
-            assert answer.status_code == 422, answer.get_json()
-            assert answer.get_json()["errors"][0]["pointer"] == "/state"
-            continue
-        assert answer.status_code == 200, answer.get_json()
-        size = listed["count"]
-        for t, specs in listed["ranges"].items():
-            kind = RANGE_KINDS.get(t)
-            for spec in specs:
-                ranged += 1
-                counted = range_count(spec)
-                if kind is None:
-                    brute = _brute(spec, listed["player"])
-                    if brute is not None:
-                        assert counted == brute, spec
-                if counted <= 3000:
-                    assert _members_checked(state, graph, scen, spec, bool(kind and kind.positional)) == counted
-                size += counted
-        assert answer.get_json()["count"] == size
-        assert answer.get_json()["player"] == listed["player"]
+    ranged = sum(max(0, _check_perft1(client, state, scen)) for state in positions)
     assert ranged or sid in ("SC01", "SC08", "DIAM", "TDE1", "TDE5")
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@given(game=st.sampled_from(GAMES), seed=st.integers(0, 10_000), step=st.integers(0, 150))
+def test_perft1_is_the_size_of_the_legal_action_list_anywhere(game, seed, step):
+    """The same on positions drawn at random: any scenario of the list, seed and step of its game."""
+    from service.api import create_app
+    sid, n, options, _ = game
+    states = []
+    play_game(sid, n, seed, max_actions=step + 1, check=False, options=options,
+              on_step=lambda s, a, v: states.append(s))
+    client = create_app({"TESTING": True}).test_client()
+    _check_perft1(client, states[-1], with_expansions(get_scenario(sid), options))
 
 
 def test_domestic_count_by_hand():
