@@ -30,6 +30,7 @@ What is counted (``docs/perft.md`` states it for users):
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass
+from hashlib import blake2b
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
 from .core import Action, Ctx
@@ -47,7 +48,8 @@ if TYPE_CHECKING:  # pragma: no cover
 #: The most ways of drawing an action's outcomes walked (its draws forced through every value); an
 #: action drawing more (a long shuffle) is not counted: :class:`Uncountable`.
 MAX_DRAW_PATHS = 4096
-#: Positions kept in the transposition table of one count (cleared when full).
+#: Positions kept in the transposition table of one count (cleared when full): each is kept as a 128-bit
+#: digest of its whole key, so the table holds about 100 bytes a position.
 MAX_TABLE = 500_000
 
 
@@ -109,13 +111,14 @@ def _freeze(v: Any) -> Any:
 
 
 def _board(d: dict) -> Any:
-    """The key of a board dict (hexes, harbours): shared between positions, so kept by identity."""
+    """The key of a board dict (hexes, harbours), a digest of all of it: shared between positions, so
+    kept by identity."""
     hit = _BOARDS.get(id(d))
     if hit is not None and hit[0] is d:
         return hit[1]
     if len(_BOARDS) > 256:
         _BOARDS.clear()
-    key = _freeze(d)
+    key = blake2b(repr(_freeze(d)).encode(), digest_size=16).digest()
     _BOARDS[id(d)] = (d, key)
     return key
 
@@ -228,7 +231,7 @@ class _Counter:
     def count(self, state: State, graph: MapGraph, depth: int) -> int:
         key = None
         if depth >= 2 and self.use_table:          # a leaf's list costs less than its key
-            key = (position_key(state), depth)
+            key = (blake2b(repr(position_key(state)).encode(), digest_size=16).digest(), depth)
             hit = self.table.get(key)
             if hit is not None:
                 self.work.transpositions += 1
