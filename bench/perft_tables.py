@@ -66,7 +66,9 @@ def count_row(sid: str, n: int, ck: bool, seconds: float, seed: int = SEED, most
         left = seconds - (clock() - start)
         if d > 2 and not exact:
             est = estimate(state, graph, scen, d, clock)
-            if est.seconds[-1] > left:
+            # the descents time cold lists; once a count has run for a while, its own pace is the better guess
+            need = est.lists[-1] / (lists / spent) if spent > 1.0 else est.seconds[-1]
+            if need > left:
                 break
         t0 = clock()
         r = perft(state, graph, scen, d)
