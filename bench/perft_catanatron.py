@@ -4,7 +4,7 @@ catanatron is never a dependency of the service: it runs in a virtualenv of its 
 and this script imports nothing of the service (it only reads the published table to compare with):
 
     python3 -m venv /tmp/catanatron-venv && /tmp/catanatron-venv/bin/pip install catanatron
-    nice /tmp/catanatron-venv/bin/python bench/perft_catanatron.py --players 3 4 --depth 4 \\
+    nice /tmp/catanatron-venv/bin/python bench/perft_catanatron.py --players 3 4 --depth 5 \\
         --compare tests/fixtures/perft_tables.json
 
 It counts, from catanatron's own opening position (a random base board: the set-up counts depend only on

@@ -66,7 +66,9 @@ def count_row(sid: str, n: int, ck: bool, seconds: float, seed: int = SEED, most
         left = seconds - (clock() - start)
         if d > 2 and not exact:
             est = estimate(state, graph, scen, d, clock)
-            if est.seconds[-1] > left:
+            # the descents time cold lists; once a count has run for a while, its own pace is the better guess
+            need = est.lists[-1] / (lists / spent) if spent > 1.0 else est.seconds[-1]
+            if need > left:
                 break
         t0 = clock()
         r = perft(state, graph, scen, d)
@@ -77,6 +79,7 @@ def count_row(sid: str, n: int, ck: bool, seconds: float, seed: int = SEED, most
             break
     return {"scenario": sid, "players": n, "options": {CK: True} if ck else {}, "seed": seed,
             "counts": counts, "lists_per_second": round(lists / spent) if spent else None,
+            "seconds": None if exact else seconds,
             "command": f"nice .venv/bin/python bench/perft_tables.py --only {label(sid, n, ck)} --depth {len(counts)}"}
 
 
@@ -87,12 +90,13 @@ def load_table() -> dict:
 
 
 def markdown(table: dict) -> str:
-    lines = ["| scenario | players | C&K | perft(1), perft(2), ... | lists/s | reproduce |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| scenario | players | C&K | perft(1), perft(2), ... | budget (CPU s) | lists/s | reproduce |",
+             "|---|---|---|---|---|---|---|"]
     for r in table["rows"]:
         ck = "yes" if r["options"].get(CK) else ""
         counts = ", ".join(f"{c:,}" for c in r["counts"])
-        lines.append(f"| {r['scenario']} | {r['players']} | {ck} | {counts} | {r['lists_per_second'] or ''} | "
+        budget = "" if r.get("seconds") is None else f"{r['seconds']:g}"
+        lines.append(f"| {r['scenario']} | {r['players']} | {ck} | {counts} | {budget} | {r['lists_per_second'] or ''} | "
                      f"`{r['command']}` |")
     return "\n".join(lines)
 
@@ -107,6 +111,8 @@ def write(table: dict) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=60.0, help="CPU seconds per row")
+    ap.add_argument("--ck-seconds", type=float, help="CPU seconds per row with Cities & Knights (default --seconds)")
+    ap.add_argument("--skip", nargs="*", default=[], help="rows left as the table has them")
     ap.add_argument("--only", nargs="*", help="rows as SID/PLAYERS or SID/PLAYERS+ck")
     ap.add_argument("--depth", type=int, help="count exactly to this depth (no time budget)")
     ap.add_argument("--write", action="store_true", help="with --only: write the rows counted into the table")
@@ -121,16 +127,23 @@ def main() -> int:
         wanted = [names[o] for o in args.only]
     table = load_table()
     by_label = {label(r["scenario"], r["players"], bool(r["options"].get(CK))): r for r in table["rows"]}
+    wanted = [r for r in wanted if label(*r) not in args.skip]
+    wanted.sort(key=lambda r: r[2])                 # the rows without Cities & Knights first
     for sid, n, ck in wanted:
+        seconds = args.ck_seconds if ck and args.ck_seconds else args.seconds
         if args.depth:
-            row = count_row(sid, n, ck, args.seconds, most=args.depth, exact=True)
+            row = count_row(sid, n, ck, seconds, most=args.depth, exact=True)
         else:
-            row = count_row(sid, n, ck, args.seconds)
+            row = count_row(sid, n, ck, seconds)
         old = by_label.get(label(sid, n, ck))
         if old is not None and old["counts"] != row["counts"][:len(old["counts"])] \
                 and row["counts"] != old["counts"][:len(row["counts"])]:
             print(f"{label(sid, n, ck)}: counts changed from {old['counts']} to {row['counts']}", file=sys.stderr)
-        keep = old if old is not None and len(old["counts"]) > len(row["counts"]) else row
+        keep = row
+        if old is not None and len(old["counts"]) > len(row["counts"]):
+            keep = old
+        elif old is not None and len(old["counts"]) == len(row["counts"]) and (old.get("seconds") or 0) > (row.get("seconds") or 0):
+            keep = old
         by_label[label(sid, n, ck)] = keep
         print(f"{label(sid, n, ck)}: {row['counts']} ({row['lists_per_second']} lists/s)", flush=True)
         if not args.only or args.write:         # written row by row: a long run stopped keeps what it counted

@@ -16,7 +16,8 @@ What is counted (``docs/perft.md`` states it for users):
   from a position before the roll is the sum, over the roll's distinct outcomes, of the sizes of the
   lists after them.
 - Positions reached by different orders (set-up placements that commute, trades undone) are counted
-  once per depth and their count reused (a transposition table keyed by the whole position).
+  once per depth left and their count reused (a transposition table keyed by the whole position; a
+  position with one action to go is not kept: its list costs less than its key).
 
 >>> from service.engine.scenarios import get_scenario
 >>> from service.engine.mapgraph import MapGraph
@@ -29,6 +30,7 @@ What is counted (``docs/perft.md`` states it for users):
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass
+from hashlib import blake2b
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
 from .core import Action, Ctx
@@ -46,7 +48,8 @@ if TYPE_CHECKING:  # pragma: no cover
 #: The most ways of drawing an action's outcomes walked (its draws forced through every value); an
 #: action drawing more (a long shuffle) is not counted: :class:`Uncountable`.
 MAX_DRAW_PATHS = 4096
-#: Positions kept in the transposition table of one count (cleared when full).
+#: Positions kept in the transposition table of one count (cleared when full): each is kept as a 128-bit
+#: digest of its whole key, so the table holds about 100 bytes a position.
 MAX_TABLE = 500_000
 
 
@@ -108,13 +111,14 @@ def _freeze(v: Any) -> Any:
 
 
 def _board(d: dict) -> Any:
-    """The key of a board dict (hexes, harbours): shared between positions, so kept by identity."""
+    """The key of a board dict (hexes, harbours), a digest of all of it: shared between positions, so
+    kept by identity."""
     hit = _BOARDS.get(id(d))
     if hit is not None and hit[0] is d:
         return hit[1]
     if len(_BOARDS) > 256:
         _BOARDS.clear()
-    key = _freeze(d)
+    key = blake2b(repr(_freeze(d)).encode(), digest_size=16).digest()
     _BOARDS[id(d)] = (d, key)
     return key
 
@@ -227,7 +231,7 @@ class _Counter:
     def count(self, state: State, graph: MapGraph, depth: int) -> int:
         key = None
         if depth >= 2 and self.use_table:          # a leaf's list costs less than its key
-            key = (position_key(state), depth)
+            key = (blake2b(repr(position_key(state)).encode(), digest_size=16).digest(), depth)
             hit = self.table.get(key)
             if hit is not None:
                 self.work.transpositions += 1
@@ -340,7 +344,7 @@ def estimate(state: State, graph: MapGraph, scenario: "Scenario", depth: int, cl
              probes: int = 6, seed: int = 0x5EAF) -> Estimate:
     """The work of counting to each depth up to ``depth``, from ``probes`` random descents of ``depth - 1``
     actions (seeded: the same position gives the same estimate). Each step of a descent makes the list,
-    picks an action uniformly among those it describes (a range's members through its kind) and an
+    picks an action uniformly among those it describes (a range's member as the range's example) and an
     outcome uniformly among the action's."""
     rng = Rng(seed, 0)
     per_list: list[float] = []
@@ -380,7 +384,8 @@ def estimate(state: State, graph: MapGraph, scenario: "Scenario", depth: int, cl
 
 
 def _pick(la, i: int) -> Action:
-    """The ``i``-th action a list describes (listed ones in type order, then each range's members)."""
+    """The ``i``-th action a list describes (listed ones in type order, then each range's members, each
+    member of a range taken as its example)."""
     for t in sorted(la.actions):
         acts = la.actions[t]
         if i < len(acts):
@@ -389,11 +394,9 @@ def _pick(la, i: int) -> Action:
     for t in sorted(la.ranges):
         for spec in la.ranges[t]:
             n = range_count(spec) or 0
-            if i < n:
-                members = range_members(spec)
-                for j, a in enumerate(members or ()):
-                    if j == i:
-                        return a
+            if i < n:                       # the range's checked example stands for its members (a
+                ex = spec["example"]        # range may hold millions: not walked to the i-th)
+                return Action(ex["type"], ex["player"], {k: v for k, v in ex.items() if k not in ("type", "player")})
             i -= n
     raise IndexError("no such action")
 

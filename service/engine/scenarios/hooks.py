@@ -26,7 +26,6 @@ from ..spec import HEX, PLAYER, F, Int, List, Map, Obj, Str, by_player
 from ..rng import Rng
 from ..state import State, Tile
 from ..svp import award_svp
-from .components import as_list
 
 # -- islands ---------------------------------------------------------------------------------------
 
@@ -222,10 +221,10 @@ def hexes_to_reveal(s: State, edges: Iterable[Edge]) -> list[Hex]:
 
 
 def _draw(pool: dict[Any, int], rng: Rng) -> Any:
-    items = as_list({k: n for k, n in sorted(pool.items(), key=lambda kv: str(kv[0])) if n > 0})
-    if not items:
+    held = {k: n for k, n in sorted(pool.items(), key=lambda kv: str(kv[0])) if n > 0}
+    if not held:
         return None
-    pick = items[rng.below(len(items))]
+    pick = rng.pick_weighted(held, tuple(held))     # one draw, as from the pile laid out in that order
     pool[pick] -= 1
     return pick
 
