@@ -304,7 +304,8 @@ def import_save(save: Any, pointer: str = "/record") -> dict[str, Any]:
     els0 = save.get("elements") if isinstance(save.get("elements"), dict) else {}
     seated = seat_map(seats, f"{pointer}/playerSeats", els0.get("FIRST_PLAYER"))
     if len(seats) != 4:
-        raise unsupported(f"{pointer}/playerSeats", f"{len(seats)} seats: a 6-player game, we play 3 or 4 players")
+        what = "a 6-player game, we play 3 or 4 players" if len(seats) > 4 else "a JSettlers2 game has 4 seats (or 6)"
+        raise unsupported(f"{pointer}/playerSeats", f"{len(seats)} seats: {what}")
     sid, vp = check_options(opts, len(seated), f"{pointer}/gameOptions", prov)
     gs = _need(save, "gameState", int, pointer)
     if gs not in GAME_STATES:
