@@ -173,7 +173,7 @@ def test_a_truncated_save_is_a_problem_naming_the_record():
 
 LOG_REFUSED = {  # log -> (line or None, words)
     "all-basic-actions.soclog": (79, "2 seated players"),
-    "initial-placement-sea-cancel.soclog": (None, "fog hex"),
+    "initial-placement-sea-cancel.soclog": (105, "fog hex"),
     "test-gamename-mismatch-newgame.soclog": (5, "differs from the header"),
     "test-gamename-mismatch-newgamewithopts.soclog": (5, "differs from the header"),
     "test-header-gamename-empty.soclog": (1, "no game_name"),
@@ -345,3 +345,17 @@ def test_a_record_of_an_unknown_version_or_format_is_refused():
     with pytest.raises(RecordProblem) as e:
         read("#seafarers-record 1\n#header {}\n#initial {}\n0 roll X1\n")
     assert e.value.errors[0]["line"] == 4
+
+
+def test_a_piece_off_the_board_is_refused_naming_the_piece():
+    save = js_save("tradestats.game.json")
+    save["playerSeats"][1]["pieces"].append({"pieceType": "ROAD", "coord": 0x02})
+    with pytest.raises(RecordProblem) as e:
+        read(save)
+    n = len(save["playerSeats"][1]["pieces"]) - 1
+    assert e.value.errors[0]["pointer"] == f"/record/playerSeats/1/pieces/{n}/coord"
+    assert "off the board" in e.value.errors[0]["detail"]
+    save["playerSeats"][1]["pieces"][-1] = {"pieceType": "SETTLEMENT", "coord": 0x10}
+    with pytest.raises(RecordProblem) as e:
+        read(save)
+    assert "touches no land hex" in e.value.errors[0]["detail"]

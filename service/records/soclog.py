@@ -22,7 +22,7 @@ import re
 from typing import Any, Optional
 
 from . import jsettlers as js
-from .problems import malformed, unsupported
+from .problems import RecordProblem, malformed, unsupported
 
 FORMAT = "jsettlers2-soclog"
 MIN_VERSION = 2500
@@ -238,7 +238,12 @@ def import_log(text: str, pointer: str = "/record") -> dict[str, Any]:
             continue
         if L.options is None and msg not in SKIPPED and msg not in ("SOCSitDown",):
             raise malformed(pointer, "no SOCNewGame or SOCNewGameWithOptions before the game's messages", n)
-        handle(L, aud, msg, params, n, m.group("params"), pointer)
+        try:
+            handle(L, aud, msg, params, n, m.group("params"), pointer)
+        except RecordProblem as e:      # (a part read by the save's reader: the log line it came from)
+            for err in e.errors:
+                err.setdefault("line", n)
+            raise
         if L.over:
             break
     if not saw_version:
