@@ -359,3 +359,20 @@ def test_a_piece_off_the_board_is_refused_naming_the_piece():
     with pytest.raises(RecordProblem) as e:
         read(save)
     assert "touches no land hex" in e.value.errors[0]["detail"]
+
+
+@pytest.mark.parametrize("scenario", ["base", "seafarers", "SC02"])
+def test_a_log_s_first_position_on_a_sea_board_loads(scenario, cache):
+    """A sea log starts from the general Seafarers rules or a scenario's new game, its board put in (the
+    sea board of a JSettlers2 save stands in for a log's layout message)."""
+    from service.api.service import parse_state
+    from service.records import jsettlers as js
+    from service.records.soclog import initial_state
+    st = initial_state(scenario, 3)
+    if scenario != "base":
+        b = js.board_v3(js_save("testsea-closed.game.json")["boardInfo"]["layout2"], {}, "/x", [])
+        st["board"] = {"hexes": b.state_hexes(),
+                       "harbors": [{"edge": list(e), "kind": k} for e, k in sorted(b.harbors.items())]}
+        st["robber"] = list(b.robber)
+    state, _graph = parse_state(st, cache)
+    assert state.phase == "setup" and state.scenario == scenario
