@@ -376,3 +376,43 @@ def test_a_log_s_first_position_on_a_sea_board_loads(scenario, cache):
         st["robber"] = list(b.robber)
     state, _graph = parse_state(st, cache)
     assert state.phase == "setup" and state.scenario == scenario
+
+
+def _mutate(x, rnd):
+    junk = [None, [1], "x", -1, {"a": 1}, [[1]], 3.5, True, 99999, [["RED"]]]
+    if isinstance(x, dict) and x:
+        k = rnd.choice(sorted(x))
+        return {**x, k: _mutate(x[k], rnd) if rnd.random() < 0.7 else rnd.choice(junk)}
+    if isinstance(x, list) and x:
+        i = rnd.randrange(len(x))
+        y = list(x)
+        y[i] = _mutate(x[i], rnd) if rnd.random() < 0.7 else rnd.choice(junk)
+        return y
+    return rnd.choice(junk)
+
+
+def test_mutated_records_are_read_or_refused_never_a_crash(cache):
+    """Records with one value swapped for junk anywhere (a catanatron game, a save, our record of a log, a log
+    line cut and garbled): each is read and replayed, or refused as a RecordProblem or a 4xx Problem."""
+    import random
+
+    from service.api.errors import Problem
+    rnd = random.Random(26)
+    bases = [json.loads((CAT / "kept-0000.json").read_text()), js_save("tradestats.game.json"),
+             read(js_log("has-timestamps.soclog"))["record"]]
+    lines = js_log("has-timestamps.soclog").split("\n")
+    cases = [_mutate(b, rnd) for b, n in zip(bases, (12, 40, 30)) for _ in range(n)]
+    for _ in range(40):
+        cut = list(lines)
+        i = rnd.randrange(len(cut))
+        cut[i] = cut[i][: rnd.randrange(len(cut[i]) + 1)] + rnd.choice(["|x=", "=", "}", "{ 1 2", "|playerNumber=9"])
+        cases.append("\n".join(cut))
+    for m in cases:
+        try:
+            got = read(m)
+            if got["kind"] == "record":
+                replay_record(got["record"], cache)
+        except RecordProblem as e:
+            assert 400 <= e.status < 500 and e.errors
+        except Problem as e:
+            assert 400 <= e.status < 500
