@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from . import jsgeometry as g
-from .problems import RecordProblem, malformed, unsupported
+from .problems import malformed, unsupported
 
 FORMAT = "jsettlers2-save"
 #: SavedGameModel versions read here (``modelVersion``): 2300 is the first with this layout, 2400 the last seen.
