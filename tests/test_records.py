@@ -173,7 +173,7 @@ def test_a_truncated_save_is_a_problem_naming_the_record():
 
 LOG_REFUSED = {  # log -> (line or None, words)
     "all-basic-actions.soclog": (79, "2 seated players"),
-    "initial-placement-sea-cancel.soclog": (None, "fog hex"),
+    "initial-placement-sea-cancel.soclog": (105, "fog hex"),
     "test-gamename-mismatch-newgame.soclog": (5, "differs from the header"),
     "test-gamename-mismatch-newgamewithopts.soclog": (5, "differs from the header"),
     "test-header-gamename-empty.soclog": (1, "no game_name"),
@@ -345,3 +345,74 @@ def test_a_record_of_an_unknown_version_or_format_is_refused():
     with pytest.raises(RecordProblem) as e:
         read("#seafarers-record 1\n#header {}\n#initial {}\n0 roll X1\n")
     assert e.value.errors[0]["line"] == 4
+
+
+def test_a_piece_off_the_board_is_refused_naming_the_piece():
+    save = js_save("tradestats.game.json")
+    save["playerSeats"][1]["pieces"].append({"pieceType": "ROAD", "coord": 0x02})
+    with pytest.raises(RecordProblem) as e:
+        read(save)
+    n = len(save["playerSeats"][1]["pieces"]) - 1
+    assert e.value.errors[0]["pointer"] == f"/record/playerSeats/1/pieces/{n}/coord"
+    assert "off the board" in e.value.errors[0]["detail"]
+    save["playerSeats"][1]["pieces"][-1] = {"pieceType": "SETTLEMENT", "coord": 0x10}
+    with pytest.raises(RecordProblem) as e:
+        read(save)
+    assert "touches no land hex" in e.value.errors[0]["detail"]
+
+
+@pytest.mark.parametrize("scenario", ["base", "seafarers", "SC02"])
+def test_a_log_s_first_position_on_a_sea_board_loads(scenario, cache):
+    """A sea log starts from the general Seafarers rules or a scenario's new game, its board put in (the
+    sea board of a JSettlers2 save stands in for a log's layout message)."""
+    from service.api.service import parse_state
+    from service.records import jsettlers as js
+    from service.records.soclog import initial_state
+    st = initial_state(scenario, 3)
+    if scenario != "base":
+        b = js.board_v3(js_save("testsea-closed.game.json")["boardInfo"]["layout2"], {}, "/x", [])
+        st["board"] = {"hexes": b.state_hexes(),
+                       "harbors": [{"edge": list(e), "kind": k} for e, k in sorted(b.harbors.items())]}
+        st["robber"] = list(b.robber)
+    state, _graph = parse_state(st, cache)
+    assert state.phase == "setup" and state.scenario == scenario
+
+
+def _mutate(x, rnd):
+    junk = [None, [1], "x", -1, {"a": 1}, [[1]], 3.5, True, 99999, [["RED"]]]
+    if isinstance(x, dict) and x:
+        k = rnd.choice(sorted(x))
+        return {**x, k: _mutate(x[k], rnd) if rnd.random() < 0.7 else rnd.choice(junk)}
+    if isinstance(x, list) and x:
+        i = rnd.randrange(len(x))
+        y = list(x)
+        y[i] = _mutate(x[i], rnd) if rnd.random() < 0.7 else rnd.choice(junk)
+        return y
+    return rnd.choice(junk)
+
+
+def test_mutated_records_are_read_or_refused_never_a_crash(cache):
+    """Records with one value swapped for junk anywhere (a catanatron game, a save, our record of a log, a log
+    line cut and garbled): each is read and replayed, or refused as a RecordProblem or a 4xx Problem."""
+    import random
+
+    from service.api.errors import Problem
+    rnd = random.Random(26)
+    bases = [json.loads((CAT / "kept-0000.json").read_text()), js_save("tradestats.game.json"),
+             read(js_log("has-timestamps.soclog"))["record"]]
+    lines = js_log("has-timestamps.soclog").split("\n")
+    cases = [_mutate(b, rnd) for b, n in zip(bases, (12, 40, 30)) for _ in range(n)]
+    for _ in range(40):
+        cut = list(lines)
+        i = rnd.randrange(len(cut))
+        cut[i] = cut[i][: rnd.randrange(len(cut[i]) + 1)] + rnd.choice(["|x=", "=", "}", "{ 1 2", "|playerNumber=9"])
+        cases.append("\n".join(cut))
+    for m in cases:
+        try:
+            got = read(m)
+            if got["kind"] == "record":
+                replay_record(got["record"], cache)
+        except RecordProblem as e:
+            assert 400 <= e.status < 500 and e.errors
+        except Problem as e:
+            assert 400 <= e.status < 500

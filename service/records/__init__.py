@@ -42,6 +42,15 @@ def detect(rec: Any) -> Optional[str]:
 def read(rec: Any, fmt: Optional[str] = None, pointer: str = "/record") -> dict[str, Any]:
     """Any record -> ``{"format", "kind": "position", "state", ...}`` for a save, or
     ``{"format", "kind": "record", "record": <our record>}`` for a log or a game; a RecordProblem otherwise."""
+    if isinstance(rec, str) and len(rec) > MAX_RECORD_CHARS:
+        raise RecordProblem(f"a record of more than {MAX_RECORD_CHARS} characters", [{"pointer": pointer,
+                            "detail": "too large"}], status=413, kind="too-large")
+    if isinstance(rec, str) and rec.lstrip()[:1] == "{" and fmt in (None, "jsettlers2-save", "catanatron",
+                                                                     "seafarers-record"):
+        try:        # a JSON record sent as text (a file's contents): read as JSON, or named as not JSON
+            rec = json.loads(rec)
+        except (json.JSONDecodeError, RecursionError) as e:
+            raise malformed(pointer, f"not JSON: {getattr(e, 'msg', e)}", getattr(e, "lineno", None)) from None
     if fmt is None:
         fmt = detect(rec)
         if fmt is None:
@@ -49,14 +58,8 @@ def read(rec: Any, fmt: Optional[str] = None, pointer: str = "/record") -> dict[
                             "'format' if it is one")
     elif fmt not in FORMATS:
         raise malformed("/format", f"{fmt!r} is not one of {', '.join(FORMATS)}")
-    if isinstance(rec, str) and len(rec) > MAX_RECORD_CHARS:
-        raise RecordProblem(f"a record of more than {MAX_RECORD_CHARS} characters", [{"pointer": pointer,
-                            "detail": "too large"}], status=413, kind="too-large")
     if fmt in ("jsettlers2-save", "catanatron", "seafarers-record") and isinstance(rec, str):
-        try:
-            rec = json.loads(rec)
-        except (json.JSONDecodeError, RecursionError) as e:
-            raise malformed(pointer, f"not JSON: {getattr(e, 'msg', e)}", getattr(e, "lineno", None)) from None
+        raise malformed(pointer, f"a {fmt} record is a JSON object")
     if fmt == "jsettlers2-save":
         return {"kind": "position", **jsettlers.import_save(rec, pointer)}
     if fmt == "seafarers-record":

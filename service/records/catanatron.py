@@ -30,6 +30,11 @@ CARDS = {"KNIGHT": "knight", "YEAR_OF_PLENTY": "year_of_plenty", "MONOPOLY": "mo
 MAX_ACTIONS = 20_000
 
 
+def _name(v: Any, table: dict) -> Any:
+    """``table[v]`` for a name in it; None for anything else (another name, a number, a list)."""
+    return table.get(v) if isinstance(v, str) else None
+
+
 def _cube(v: Any, pointer: str) -> tuple[int, int]:
     if not isinstance(v, list) or len(v) != 3 or not all(type(x) is int and abs(x) <= 64 for x in v) or sum(v) != 0:
         raise malformed(pointer, "a cube coordinate is three integers adding up to 0")
@@ -75,7 +80,7 @@ def import_game(game: Any, pointer: str = "/record") -> dict[str, Any]:
         tile = t["tile"]
         kind = tile.get("type")
         if kind == "RESOURCE_TILE":
-            terrain = TERRAINS.get(tile.get("resource"))
+            terrain = _name(tile.get("resource"), TERRAINS)
             if terrain is None or tile.get("number") not in (2, 3, 4, 5, 6, 8, 9, 10, 11, 12):
                 raise malformed(f"{tp}/tile", "a resource tile has a resource and a number")
             hexes[at] = {"terrain": terrain, "number": tile["number"]}
@@ -85,7 +90,7 @@ def import_game(game: Any, pointer: str = "/record") -> dict[str, Any]:
         elif kind in ("WATER", "PORT"):
             hexes[at] = {"terrain": "frame"}
             if kind == "PORT":
-                side = SIDES.get(tile.get("direction"))
+                side = _name(tile.get("direction"), SIDES)
                 if side is None:
                     raise malformed(f"{tp}/tile/direction", "not a direction")
                 harbors[canonical_edge(at[0], at[1], side)] = (
@@ -98,7 +103,7 @@ def import_game(game: Any, pointer: str = "/record") -> dict[str, Any]:
         raise malformed(f"{pointer}/nodes", "must be an object of at most 1000 nodes")
     for k, n in raw_nodes.items():
         np_ = f"{pointer}/nodes/{k}"
-        if not isinstance(n, dict) or n.get("direction") not in CORNERS:
+        if not isinstance(n, dict) or _name(n.get("direction"), CORNERS) is None:
             raise malformed(np_, "a node has a tile_coordinate and a direction (NORTH .. NORTHWEST)")
         at = _cube(n.get("tile_coordinate"), f"{np_}/tile_coordinate")
         try:
@@ -111,7 +116,7 @@ def import_game(game: Any, pointer: str = "/record") -> dict[str, Any]:
         raise malformed(f"{pointer}/edges", "must be a list of at most 2000 edges")
     for i, e in enumerate(raw_edges):
         ep = f"{pointer}/edges/{i}"
-        if not isinstance(e, dict) or e.get("direction") not in SIDES:
+        if not isinstance(e, dict) or _name(e.get("direction"), SIDES) is None:
             raise malformed(ep, "an edge has an id, a tile_coordinate and a direction (EAST .. NORTHEAST)")
         eid = e.get("id")
         if not isinstance(eid, list) or len(eid) != 2 or not all(type(x) is int for x in eid):
@@ -178,7 +183,7 @@ def convert_actions(raw: Any, player_of: dict, nodes: dict, edges: dict, pointer
         a = raw[j]
         if not isinstance(a, list) or len(a) != 3 or not isinstance(a[1], str):
             raise malformed(f"{pointer}/{j}", "an action is [color, type, value]")
-        if a[0] not in player_of:
+        if not isinstance(a[0], str) or a[0] not in player_of:
             raise malformed(f"{pointer}/{j}/0", f"{a[0]!r} is not a colour of this game")
         return player_of[a[0]], a[1], a[2]
 
@@ -199,7 +204,7 @@ def convert_actions(raw: Any, player_of: dict, nodes: dict, edges: dict, pointer
             raise malformed(f"{pointer}/{j}/2", "a robber move is [coordinate, victim, card]")
         d: dict[str, Any] = {"hex": list(_cube(v[0], f"{pointer}/{j}/2/0"))}
         if v[1] is not None:
-            if v[1] not in player_of:
+            if not isinstance(v[1], str) or v[1] not in player_of:
                 raise malformed(f"{pointer}/{j}/2/1", f"{v[1]!r} is not a colour of this game")
             d["steal_from"] = player_of[v[1]]
             if v[2] is not None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from . import jsgeometry as g
-from .problems import RecordProblem, malformed, unsupported
+from .problems import malformed, unsupported
 
 FORMAT = "jsettlers2-save"
 #: SavedGameModel versions read here (``modelVersion``): 2300 is the first with this layout, 2400 the last seen.
@@ -304,7 +304,8 @@ def import_save(save: Any, pointer: str = "/record") -> dict[str, Any]:
     els0 = save.get("elements") if isinstance(save.get("elements"), dict) else {}
     seated = seat_map(seats, f"{pointer}/playerSeats", els0.get("FIRST_PLAYER"))
     if len(seats) != 4:
-        raise unsupported(f"{pointer}/playerSeats", f"{len(seats)} seats: a 6-player game, we play 3 or 4 players")
+        what = "a 6-player game, we play 3 or 4 players" if len(seats) > 4 else "a JSettlers2 game has 4 seats (or 6)"
+        raise unsupported(f"{pointer}/playerSeats", f"{len(seats)} seats: {what}")
     sid, vp = check_options(opts, len(seated), f"{pointer}/gameOptions", prov)
     gs = _need(save, "gameState", int, pointer)
     if gs not in GAME_STATES:
@@ -335,6 +336,9 @@ def import_save(save: Any, pointer: str = "/record") -> dict[str, Any]:
             raise malformed(f"{pointer}/elements/{field}", f"seat {seat!r} is not a seated player")
         return seated.index(seat)
 
+    from ..engine.geometry import edge_hexes, node_hexes
+    from ..engine.mapgraph import LAND
+    land = {h for h, t in board.hexes.items() if t["terrain"] in LAND}
     players, buildings, roads, ships = [], {"settlements": [], "cities": []}, [], []
     stated_vp = []
     for p, seat in enumerate(seated):
@@ -387,15 +391,18 @@ def import_save(save: Any, pointer: str = "/record") -> dict[str, Any]:
                 n = board.node_of(c)
                 if n is None:
                     raise malformed(f"{pt}/coord", f"{c} is not a node of the v{board.encoding} encoding")
+                if not any(h in land for h in node_hexes(n)):
+                    raise unsupported(f"{pt}/coord", f"a {kind.lower()} at {c:#x} (our {list(n)}) touches no land hex")
                 buildings["settlements" if kind == "SETTLEMENT" else "cities"].append({"player": p, "node": list(n)})
             elif kind in ("ROAD", "SHIP"):
                 ed = board.edge_of(c)
                 if ed is None:
                     raise malformed(f"{pt}/coord", f"{c} is not an edge of the v{board.encoding} encoding")
+                if not all(h in board.hexes for h in edge_hexes(ed)):
+                    raise unsupported(f"{pt}/coord", f"a {kind.lower()} at {c:#x} (our {list(ed)}) is off the board")
                 (roads if kind == "ROAD" else ships).append({"player": p, "edge": list(ed)})
             else:
                 raise unsupported(f"{pt}/pieceType", f"piece {kind!r} is not one we play")
-    check_on_board(board, buildings, roads, ships, pointer)
     deck = _cards(save.get("devCardDeck", []), f"{pointer}/devCardDeck")
     for card, total in DECK.items():
         held = deck[card] + sum(pl[k][card] for pl in players for k in ("dev_cards", "dev_cards_new", "dev_cards_played"))
@@ -450,19 +457,3 @@ def import_save(save: Any, pointer: str = "/record") -> dict[str, Any]:
             "source": {"game": save.get("gameName"), "model_version": version,
                        "saved_by_version": save.get("savedByVersion"), "seats": seated}}
 
-
-def check_on_board(board: Board, buildings: dict, roads: list, ships: list, pointer: str) -> None:
-    """Every piece on the board: a building on a corner of a land hex; a road or ship on a side of a hex
-    the board has, between its two intersections (by construction of the mapping, checked by the tests)."""
-    from ..engine.geometry import edge_hexes, node_hexes
-    from ..engine.mapgraph import LAND
-    land = {h for h, t in board.hexes.items() if t["terrain"] in LAND}
-    for kind in ("settlements", "cities"):
-        for b in buildings[kind]:
-            if not any(h in land for h in node_hexes(tuple(b["node"]))):
-                raise unsupported(f"{pointer}/playerSeats", f"a {kind[:-1]} at {b['node']} touches no land hex")
-    for kind, lst in (("road", roads), ("ship", ships)):
-        for r in lst:
-            hs = edge_hexes(tuple(r["edge"]))
-            if not all(h in board.hexes for h in hs):
-                raise unsupported(f"{pointer}/playerSeats", f"a {kind} at {r['edge']} is off the board")

@@ -6,7 +6,7 @@ JSettlers2 writes hexes, nodes and edges as integers on one grid. Two encodings 
   Y south-west to north-east; the centre hex is ``0x77``; a hex has two odd digits. The 37 hexes of the
   board (land and the ring of water/port hexes) are listed row by row in ``V1_HEXES``.
 * **v3** (the sea board, ``layout2`` with ``boardEncodingFormat`` 3): ``0xRRCC``, row R (north to south)
-  and column C (west to east) in half-hex units; hexes have odd rows, columns ``C`` with ``(R-1)/2 + C``
+  and column C (west to east) in half-hex units; hexes have odd rows, columns ``C`` with ``(R - 1) / 2 + C``
   even.
 
 Each hex maps to our axial ``[q, r]`` (pointy-top); a node to the canonical ``[q, r, "N"|"S"]``; an edge to the
@@ -18,7 +18,7 @@ canonical ``[q, r, "NE"|"E"|"SE"]``. The formulas, checked against the encodings
   E side of hex ``(X-1, Y-1)``; X odd, Y even the NE side of hex ``(X, Y-1)``; X even, Y odd the SE side of hex
   ``(X-1, Y)``.
 * v3 hex ``(R, C)`` -> ``r = (R - 1) / 2``, ``q = (C - r) / 2``. Node ``(R, C)`` is the N corner of hex ``(R+1, C)``
-  when that is a hex, else the S corner of hex ``(R-1, C)``. Edge ``(R, C)`` with R odd (``|``) is the E side of
+  when that is a hex, else the S corner of hex ``(R - 1, C)``. Edge ``(R, C)`` with R odd (``|``) is the E side of
   hex ``(R, C-1)``; with R even it joins nodes ``(R, C)`` and ``(R, C+1)``: it is the path between their two
   canonical names.
 """

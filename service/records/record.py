@@ -89,13 +89,16 @@ def check(rec: Any, pointer: str = "/record") -> dict:
     acts = rec.get("actions")
     if not isinstance(acts, list) or len(acts) > MAX_ACTIONS:
         raise malformed(f"{pointer}/actions", f"must be a list of at most {MAX_ACTIONS} actions")
+    if "stated" in rec and not isinstance(rec["stated"], (dict, type(None))):
+        raise malformed(f"{pointer}/stated", "must be an object (vp, longest_road, largest_army, winner)")
     chk = rec.get("checks")
     if chk is not None:
         if not isinstance(chk, list) or len(chk) > MAX_ACTIONS:
             raise malformed(f"{pointer}/checks", f"must be a list of at most {MAX_ACTIONS} checks")
         for i, c in enumerate(chk):
             if (not isinstance(c, dict) or type(c.get("after")) is not int or type(c.get("player")) is not int
-                    or not isinstance(c.get("resources"), dict)):
+                    or not isinstance(c.get("resources"), dict)
+                    or not all(isinstance(k, str) and type(v) is int for k, v in c["resources"].items())):
                 raise malformed(f"{pointer}/checks/{i}", "a check is {after, player, resources[, line]}")
     src = rec.get("sources")
     if src is not None and (not isinstance(src, list) or len(src) != len(acts)):

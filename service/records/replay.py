@@ -11,7 +11,7 @@ from typing import Any
 
 from ..api.codec import dump_state
 from ..api.replay import replay, state_digest
-from ..api.service import parse_action, parse_state
+from ..api.service import invalid, parse_action, parse_state
 from ..engine.derive import derive
 from ..engine.legal import action_json
 from ..engine.scenarios import scenario_of
@@ -45,6 +45,10 @@ def replay_record(rec: dict, cache: Any, *, budget: Any = None, pointer: str = "
     Keys starting with ``_`` are the replay itself (for the HTTP answer), not part of the verdict."""
     state, graph = parse_state(rec["initial"], cache, f"{pointer}/initial")
     actions = [parse_action(a, state, f"{pointer}/actions/{i}") for i, a in enumerate(rec["actions"])]
+    for i, c in enumerate(rec.get("checks") or []):
+        if not 0 <= c["player"] < state.num_players:
+            raise invalid([{"pointer": f"{pointer}/checks/{i}/player",
+                            "detail": f"player {c['player']} does not exist in a {state.num_players}-player game"}])
     checks = sorted(rec.get("checks") or [], key=lambda c: c["after"])
     r, check_disagreements = _replay_checked(state, actions, graph, checks, budget)
     sources = rec.get("sources")
@@ -116,8 +120,10 @@ def compare(stated: dict, derived: dict, final: Any) -> list[dict]:
     """Where the derived values a record states differ from ours at its end: one entry per value, naming
     it, the record's value and ours."""
     out: list[dict] = []
+    if not isinstance(stated, dict):
+        return out
     vps = derived.get("victory_points") or {}
-    for p, v in enumerate(stated.get("vp") or []):
+    for p, v in enumerate(stated.get("vp") if isinstance(stated.get("vp"), list) else []):
         ours = (vps.get(str(p)) or {}).get("total")
         if v is not None and ours is not None and v != ours:
             out.append({"value": f"victory_points/{p}", "record": v, "ours": ours,

@@ -22,7 +22,7 @@ import re
 from typing import Any, Optional
 
 from . import jsettlers as js
-from .problems import malformed, unsupported
+from .problems import RecordProblem, malformed, unsupported
 
 FORMAT = "jsettlers2-soclog"
 MIN_VERSION = 2500
@@ -189,8 +189,6 @@ class _Log:
 
 def import_log(text: str, pointer: str = "/record") -> dict[str, Any]:
     """A ``.soclog`` text -> ``{"format", "initial", "actions", "sources", "checks", "stated", "provenance"}``."""
-    from ..api.codec import dump_state
-    from ..engine.scenarios import start_game
     if not isinstance(text, str):
         raise malformed(pointer, "a game event log is text")
     lines = text.split("\n")
@@ -238,7 +236,12 @@ def import_log(text: str, pointer: str = "/record") -> dict[str, Any]:
             continue
         if L.options is None and msg not in SKIPPED and msg not in ("SOCSitDown",):
             raise malformed(pointer, "no SOCNewGame or SOCNewGameWithOptions before the game's messages", n)
-        handle(L, aud, msg, params, n, m.group("params"), pointer)
+        try:
+            handle(L, aud, msg, params, n, m.group("params"), pointer)
+        except RecordProblem as e:      # (a part read by the save's reader: the log line it came from)
+            for err in e.errors:
+                err.setdefault("line", n)
+            raise
         if L.over:
             break
     if not saw_version:
@@ -249,12 +252,7 @@ def import_log(text: str, pointer: str = "/record") -> dict[str, Any]:
         raise malformed(pointer, "the log ends before the game starts (no board laid out and started)")
     L.flush()
     seats = L.players
-    state = dump_state(start_game("base", len(seats), 0, None)) if L.scenario == "base" else None
-    if state is None:
-        from .jsettlers import DECK
-        state = {"scenario": L.scenario, "players": [{} for _ in seats], "pieces": {},
-                 "bank": {r: 19 for r in RES_NAMES.values()}, "dev_deck": dict(DECK), "phase": "setup",
-                 "current_player": 0, "setup": {"round": 1, "step": "settlement"}}
+    state = initial_state(L.scenario, len(seats))
     state["board"] = {"hexes": L.board.state_hexes(),
                       "harbors": [{"edge": list(e), "kind": k} for e, k in sorted(L.board.harbors.items())]}
     state["robber"] = list(L.board.robber) if L.board.robber else None
@@ -270,6 +268,22 @@ def import_log(text: str, pointer: str = "/record") -> dict[str, Any]:
     return {"format": FORMAT, "initial": state, "actions": L.actions, "sources": L.sources, "checks": L.checks,
             "stated": stated, "provenance": L.prov, "source": {"game": game, "log_type": fields["type"],
                                                               "version": fields["version"]}}
+
+
+def initial_state(scenario: str, players: int) -> dict[str, Any]:
+    """A game's first position before its board is put in: a new game of the scenario (its pieces, supply
+    and deck), or for the general Seafarers rules (no map of their own) the same written out."""
+    from ..api.codec import dump_state
+    from ..engine.scenarios import SCENARIOS, start_game
+    if SCENARIOS[scenario].has_map:
+        st = dump_state(start_game(scenario, players, 0, None))
+        st["scenario_state"] = {}
+        return st
+    st = dump_state(start_game("base", players, 0, None))
+    st["scenario"] = scenario
+    for p in st["players"]:
+        p["supply"]["ships"] = 15
+    return st
 
 
 def handle(L: _Log, aud: str, msg: str, params: list, n: int, raw: str, pointer: str) -> None:
