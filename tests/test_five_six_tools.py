@@ -221,3 +221,38 @@ def test_BASE56_053_a_seafarers_six_player_paired_game_to_a_winner(client):
     s, seen, fails = _posted_game(client, 6, 7, mode="paired", cap=8000)
     assert s.phase == "game_over" and not fails
     assert seen[("build_ship", "paired")] + seen[("move_ship", "paired")] > 0
+
+
+@pytest.mark.parametrize("n,seed,mode", [(5, 1, None), (6, 4, "paired")])
+def test_BASE56_029_prefiltered_lists_equal_the_plain_ones(n, seed, mode):
+    """BASE56-029/-044: in 5-6 games (Special Building Phase slots, P2's phase) the prefiltered legal-action
+    list equals the plain one, every candidate of the full generators judged."""
+    from service.engine.legal import random_action
+    from service.engine.referee import adjudicate
+    from service.engine.rng import Rng
+    from .test_legal_fast import _compare
+    state = start_game("base", n, seed, {"five_six_mode": mode} if mode else None)
+    scen, graph, rng = scenario_of(state), MapGraph.build(state.terrain_map()), Rng(seed, 11)
+    phases = set()
+    for i in range(160):
+        if state.phase == "game_over":
+            break
+        phases.add(state.phase)
+        _compare(scen, state, graph)
+        la = legal_actions_of(state, graph, scen)
+        builds = [t for t in ("build_settlement", "build_city", "build_road") if t in la.actions]
+        acts = la.actions[builds[rng.below(len(builds))]] if builds and rng.below(3) else None
+        action = acts[rng.below(len(acts))] if acts else random_action(la, rng)
+        state = adjudicate(state, action, graph, scen, with_derived=False).state
+        if i % 3 == 0 and state.phase in ("main", "special_build", "paired"):     # cards, so that building comes up
+            p = state.players[state.current_player]
+            for r in ("lumber", "brick", "wool", "grain", "ore"):
+                if state.bank[r] > 0:
+                    state.bank[r] -= 1
+                    p.resources[r] += 1
+    assert phases & {"special_build", "paired"}
+
+
+def legal_actions_of(state, graph, scen):
+    from service.engine.legal import _legal_actions
+    return _legal_actions(state, graph, scen, None, True)

@@ -111,8 +111,10 @@ def _declared(t: str) -> Handler:
 
     def checked(ctx: Ctx) -> list[Violation]:
         return seat_violation(ctx, orig) or check(ctx)
+    # its check only adds the seat rule to the engine's, so the legal-action list may take the type's
+    # candidates from the engine's prefilter, each judged in full (``Handler.prefiltered``)
     h = replace(orig, phases=frozenset(phases), check=checked, actor="builder" if orig.actor == "current" else orig.actor,
-                keeps_block=True)
+                keeps_block=True, prefiltered=True)
     if t == "end_turn":
         h = replace(h, apply=end_turn_apply)
     return h
