@@ -627,3 +627,15 @@ def test_BASE56_055_the_api_names():
     doc = yaml.safe_load((Path(__file__).resolve().parents[1] / "openapi.yaml").read_text(encoding="utf-8"))
     assert {"special_build", "paired"} <= set(doc["components"]["schemas"]["State"]["properties"]["phase"]["enum"])
     assert start_game("base", 5, 1, {"five_six_mode": "paired"}).options["five_six_mode"] == "paired"
+
+
+def test_BASE56_022_the_check_endpoint_uses_the_five_six_table(client):
+    """BASE56-022: ``POST /v1/scenarios/base/check`` of a 5-player board checks it against the 5-6 table."""
+    r = client.post("/v1/scenarios/base/check", json={"state": position(5)})
+    check_response("/v1/scenarios/{id}/check", "post", r)
+    assert r.get_json()["matches"] is True
+    st = position(5)
+    st["board"]["hexes"] = [h for h in st["board"]["hexes"] if (h["q"], h["r"]) != (1, -3)] + [
+        {"q": 1, "r": -3, "terrain": "forest", "number": 5}]
+    r = client.post("/v1/scenarios/base/check", json={"state": st})
+    assert r.get_json()["matches"] is False and {p["rule"] for p in r.get_json()["problems"]} == {"BASE56-022"}

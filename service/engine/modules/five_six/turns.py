@@ -50,7 +50,9 @@ def slots_after(state: State) -> list[int]:
     """BASE56-028: the seats whose slots follow the current one, up to the seat before the ended player."""
     n, e = state.num_players, ended_player(state)
     out, p = [], (state.current_player + 1) % n
-    while p != e:
+    for _ in range(n):                       # (bounded: a posted record is checked, BASE56-033, but never trusted)
+        if p == e:
+            break
         out.append(p)
         p = (p + 1) % n
     return out
