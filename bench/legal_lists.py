@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/legal_lists.py                       # every scenario that starts a game, C&K too
     .venv/bin/python bench/legal_lists.py --scenarios TDE3,GOLD --actions 400 --seeds 1,2
+    .venv/bin/python bench/legal_lists.py --scenarios base --players 4,5,6       # the 5-6 extension's cost
 
 For each scenario (and player count, and with Cities & Knights where the scenario takes it), random legal
 play from each seed: every listing after action ``--skip`` is timed (CPU time, one call each), and the
@@ -39,7 +40,7 @@ def measure(sid: str, n: int, options: dict | None, seeds: list[int], actions: i
     from service.engine.referee import adjudicate
     from service.engine.rng import Rng
     from service.engine.scenarios import get_scenario, with_expansions
-    scen = with_expansions(get_scenario(sid), options)
+    scen = with_expansions(get_scenario(sid), options, n)
     clock = time.process_time
     times: list[float] = []
     for seed in seeds:
@@ -64,11 +65,17 @@ def main() -> None:
     ap.add_argument("--seeds", default="1,2")
     ap.add_argument("--actions", type=int, default=400)
     ap.add_argument("--skip", type=int, default=60, help="listings before this action are not timed (set-up)")
+    ap.add_argument("--players", help="these player counts of the chosen scenarios instead of their own, e.g. "
+                                      "--scenarios base --players 4,5,6 (5 and 6: the 5-6 extension)")
     args = ap.parse_args()
     only = set(args.scenarios.split(",")) if args.scenarios else None
     seeds = [int(s) for s in args.seeds.split(",")]
     print(f"{'game':28s} {'mean ms':>8s} {'worst ms':>9s} {'listings':>9s}")
-    for sid, n, options in games(only):
+    chosen = games(only)
+    if args.players:
+        counts = [int(x) for x in args.players.split(",")]
+        chosen = [(sid, n, None) for sid in dict.fromkeys(g[0] for g in chosen) for n in counts]
+    for sid, n, options in chosen:
         mean, worst, count = measure(sid, n, options, seeds, args.actions, args.skip)
         label = f"{sid} {n}p" + (" + C&K" if options else "")
         print(f"{label:28s} {mean:8.3f} {worst:9.1f} {count:9d}", flush=True)

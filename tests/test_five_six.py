@@ -627,3 +627,46 @@ def test_BASE56_055_the_api_names():
     doc = yaml.safe_load((Path(__file__).resolve().parents[1] / "openapi.yaml").read_text(encoding="utf-8"))
     assert {"special_build", "paired"} <= set(doc["components"]["schemas"]["State"]["properties"]["phase"]["enum"])
     assert start_game("base", 5, 1, {"five_six_mode": "paired"}).options["five_six_mode"] == "paired"
+
+
+def test_BASE56_022_the_check_endpoint_uses_the_five_six_table(client):
+    """BASE56-022: ``POST /v1/scenarios/base/check`` of a 5-player board checks it against the 5-6 table."""
+    r = client.post("/v1/scenarios/base/check", json={"state": position(5)})
+    check_response("/v1/scenarios/{id}/check", "post", r)
+    assert r.get_json()["matches"] is True
+    st = position(5)
+    st["board"]["hexes"] = [h for h in st["board"]["hexes"] if (h["q"], h["r"]) != (1, -3)] + [
+        {"q": 1, "r": -3, "terrain": "forest", "number": 5}]
+    r = client.post("/v1/scenarios/base/check", json={"state": st})
+    assert r.get_json()["matches"] is False and {p["rule"] for p in r.get_json()["problems"]} == {"BASE56-022"}
+
+
+def _bad(kind):
+    st = sbp(5) if kind.startswith("sbp") else paired(5) if kind.startswith("paired") else position(6)
+    if kind == "sbp-ended-out-of-range":
+        st["scenario_state"]["special_build"]["ended"] = 5
+    elif kind == "sbp-ended-not-int":
+        st["scenario_state"]["special_build"]["ended"] = "x"
+    elif kind == "sbp-in-paired-mode":
+        st["options"] = {"five_six_mode": "paired"}
+    elif kind == "paired-wrong-p2":
+        st["scenario_state"]["paired"]["first"] = 4
+    elif kind == "paired-no-record":
+        st["scenario_state"] = {}
+    elif kind == "seven-players":
+        st["players"].append(dict(st["players"][0]))
+    elif kind == "mode-not-a-mode":
+        st["options"] = {"five_six_mode": 3}
+    return st
+
+
+@pytest.mark.parametrize("kind", ["sbp-ended-out-of-range", "sbp-ended-not-int", "sbp-in-paired-mode",
+                                  "paired-wrong-p2", "paired-no-record", "seven-players", "mode-not-a-mode"])
+@pytest.mark.parametrize("endpoint", ["/v1/derive", "/v1/legal-actions", "/v1/adjudicate"])
+def test_BASE56_033_a_position_that_cannot_exist_is_a_422(client, kind, endpoint):
+    """BASE56-033/-042/-041: a 5-6 record that cannot exist is a 422 naming the field, never a 500."""
+    body = {"state": _bad(kind)}
+    if endpoint == "/v1/adjudicate":
+        body["action"] = {"type": "end_turn", "player": 1}
+    r = client.post(endpoint, json=body)
+    assert r.status_code == 422 and r.get_json()["errors"][0]["pointer"].startswith("/state")

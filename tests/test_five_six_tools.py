@@ -178,3 +178,81 @@ def test_BASE56_052_a_seafarers_slot_lists_ships_to_build_not_to_move(client):
                   ships=[(4, _coast_edge((-3, 3, "S")))])
     la = client.post("/v1/legal-actions", json={"state": st}).get_json()
     assert la["players_to_act"] == [4] and "build_ship" in la["actions"] and "move_ship" not in la["actions"]
+
+
+def _posted_game(client, n: int, seed: int, mode=None, cap: int = 4000):
+    """Seeded random play (leaning to building, as ``selfplay``) from a posted Seafarers 5-6 board in set-up
+    (the general rules have no map: R-001), every invariant checked after every action."""
+    import collections
+    from service.api.service import parse_state
+    from service.engine.legal import legal_actions, players_to_act
+    from service.engine.referee import adjudicate
+    from service.engine.rng import Rng
+    from service.engine.selfplay import invariants, leaning, pick_action
+    st = position(n, scenario="seafarers", frame_terrain="sea", phase="setup", seats=False, mode=mode)
+    with client.application.app_context():
+        s, g = parse_state(st, client.application.extensions["graph_cache"])
+    scen = scenario_of(s)
+    rng, lean, seen, fails = Rng(seed, 1), leaning(scen), collections.Counter(), []
+    for _ in range(cap):
+        if s.phase == "game_over":
+            break
+        a = pick_action(legal_actions(s, g, scen, players_to_act(s)[0]), rng, lean, s)
+        v = adjudicate(s, a, g, scen)
+        assert v.legal, (a, v.violations)
+        seen[(a.type, s.phase)] += 1
+        s, g = v.state, v.graph or g
+        fails += invariants(s, g, scen)
+    return s, seen, fails
+
+
+def test_BASE56_052_a_seafarers_five_player_game_to_a_winner(client):
+    """BASE56-051/052: a 5-player Seafarers game on a posted board, played to a winner: ships built in
+    Special Building Phase slots, never moved there, every invariant held."""
+    s, seen, fails = _posted_game(client, 5, 5)
+    assert s.phase == "game_over" and not fails
+    assert seen[("build_ship", "special_build")] > 0 and seen[("move_ship", "special_build")] == 0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("SEAFARERS_SLOW"), reason="slow: run with SEAFARERS_SLOW=1")
+def test_BASE56_053_a_seafarers_six_player_paired_game_to_a_winner(client):
+    """BASE56-053: a 6-player Seafarers game in the paired mode to a winner (P2 builds and moves ships)."""
+    s, seen, fails = _posted_game(client, 6, 7, mode="paired", cap=8000)
+    assert s.phase == "game_over" and not fails
+    assert seen[("build_ship", "paired")] + seen[("move_ship", "paired")] > 0
+
+
+@pytest.mark.parametrize("n,seed,mode", [(5, 1, None), (6, 4, "paired")])
+def test_BASE56_029_prefiltered_lists_equal_the_plain_ones(n, seed, mode):
+    """BASE56-029/-044: in 5-6 games (Special Building Phase slots, P2's phase) the prefiltered legal-action
+    list equals the plain one, every candidate of the full generators judged."""
+    from service.engine.legal import random_action
+    from service.engine.referee import adjudicate
+    from service.engine.rng import Rng
+    from .test_legal_fast import _compare
+    state = start_game("base", n, seed, {"five_six_mode": mode} if mode else None)
+    scen, graph, rng = scenario_of(state), MapGraph.build(state.terrain_map()), Rng(seed, 11)
+    phases = set()
+    for i in range(160):
+        if state.phase == "game_over":
+            break
+        phases.add(state.phase)
+        _compare(scen, state, graph)
+        la = legal_actions_of(state, graph, scen)
+        builds = [t for t in ("build_settlement", "build_city", "build_road") if t in la.actions]
+        acts = la.actions[builds[rng.below(len(builds))]] if builds and rng.below(3) else None
+        action = acts[rng.below(len(acts))] if acts else random_action(la, rng)
+        state = adjudicate(state, action, graph, scen, with_derived=False).state
+        if i % 3 == 0 and state.phase in ("main", "special_build", "paired"):     # cards, so that building comes up
+            p = state.players[state.current_player]
+            for r in ("lumber", "brick", "wool", "grain", "ore"):
+                if state.bank[r] > 0:
+                    state.bank[r] -= 1
+                    p.resources[r] += 1
+    assert phases & {"special_build", "paired"}
+
+
+def legal_actions_of(state, graph, scen):
+    from service.engine.legal import _legal_actions
+    return _legal_actions(state, graph, scen, None, True)

@@ -9,7 +9,7 @@ from flask import Blueprint, Response, current_app, request
 from marshmallow import ValidationError
 
 from .. import rules as rules_catalogue
-from ..engine.scenarios import SCENARIOS, scenario_of
+from ..engine.scenarios import SCENARIOS, scenario_of, with_expansions
 from ..engine.scenarios.components import check_components
 from .app import ROOT
 from .body import read_json
@@ -197,7 +197,9 @@ def scenario_check(sid: str):
     if extra:
         raise invalid([{"pointer": f"/{k}", "detail": "unknown field"} for k in extra])
     state, _graph = parse_state(data["state"], current_app.extensions["graph_cache"], tag=posted_tag())
-    problems = check_components(SCENARIOS[sid], state.num_players, state)
+    # the game's stack: an expansion the player count switches on brings its own tables (BASE56-022)
+    problems = check_components(with_expansions(SCENARIOS[sid], state.options, state.num_players),
+                                state.num_players, state)
     return ok({"scenario": sid, "players": state.num_players, "matches": not problems,
                "problems": [violation_json(v) for v in problems]})
 

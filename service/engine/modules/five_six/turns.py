@@ -50,7 +50,9 @@ def slots_after(state: State) -> list[int]:
     """BASE56-028: the seats whose slots follow the current one, up to the seat before the ended player."""
     n, e = state.num_players, ended_player(state)
     out, p = [], (state.current_player + 1) % n
-    while p != e:
+    for _ in range(n):                       # (bounded: a posted record is checked, BASE56-033, but never trusted)
+        if p == e:
+            break
         out.append(p)
         p = (p + 1) % n
     return out
@@ -111,8 +113,10 @@ def _declared(t: str) -> Handler:
 
     def checked(ctx: Ctx) -> list[Violation]:
         return seat_violation(ctx, orig) or check(ctx)
+    # its check only adds the seat rule to the engine's, so the legal-action list may take the type's
+    # candidates from the engine's prefilter, each judged in full (``Handler.prefiltered``)
     h = replace(orig, phases=frozenset(phases), check=checked, actor="builder" if orig.actor == "current" else orig.actor,
-                keeps_block=True)
+                keeps_block=True, prefiltered=True)
     if t == "end_turn":
         h = replace(h, apply=end_turn_apply)
     return h
