@@ -252,6 +252,7 @@ def render_view():
         verdict = judge(state, action, graph)
         headers["X-Legal"] = "true" if verdict.legal else "false"
         options["proposal"] = proposal_of(action, verdict.legal)
+        options["proposal"]["rules"] = [v.rule for v in verdict.violations]
         if req["verdict"]:
             options["caption"] = verdict_lines(action, verdict)
         if not verdict.legal:

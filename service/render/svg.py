@@ -119,8 +119,9 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
     :class:`~service.engine.picture.Layer` s, each drawn by its shape and listed in the legend when it has
     something on the board, and :class:`~service.engine.picture.Panel` s, boxes of text drawn under the
     legend), ``proposal`` (a proposed action's piece or places, ``{"legal", "kind", "player", "nodes",
-    "edges", "hexes"}``: the piece drawn in green when legal, red when not; other places ringed in those
-    colours) and ``caption`` (``(legal, lines)``: the verdict written in a band over the board, so the picture
+    "edges", "hexes", "rules"}``: the piece drawn in green when legal, red when not; other places ringed in those
+    colours; ``rules``: the rules an illegal one breaks, named in the legend, where they hide nothing) and
+    ``caption`` (``(legal, lines)``: the verdict written in a band over the board, so the picture
     can be shared as it is). Several token glyphs at one hex or intersection stand side by side, not on top of
     each other. Harbour labels, coordinates and the GOLD label are drawn over the pieces, never under them;
     the legend also names each terrain drawn."""
@@ -142,10 +143,13 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
     if players is None:
         owners = [p for p, _k in (buildings or {}).values()] + list((roads or {}).values()) + list((ships or {}).values())
         players = max(owners) + 1 if owners else 0
-    shown_items = {"robber": robber is not None, "pirate": pirate is not None, "route": bool(route),
+    shown_items: dict[str, Any] = {"robber": robber is not None, "pirate": pirate is not None, "route": bool(route),
                    "mark": any(marks.values()) if marks else False,
                    "proposed-legal": bool(proposal) and bool(proposal.get("legal")),
                    "proposed-illegal": bool(proposal) and not proposal.get("legal")}
+    if proposal and not proposal.get("legal") and proposal.get("rules"):
+        mark_rules = list(proposal["rules"])
+        shown_items["proposed-rules"] = ", ".join(mark_rules[:3]) + (" ..." if len(mark_rules) > 3 else "")
     terrains = sorted({t.terrain for t in shown.values()}, key=lambda k: (list(TERRAIN_FILL).index(k)
                                                                        if k in TERRAIN_FILL else 99, k))
     drawn_layers = [lay for lay in layers if isinstance(lay, Layer) and lay.glyphs]
@@ -373,20 +377,22 @@ def _caption(legal: bool, lines: Sequence[str], x0: float, y0: float, width: flo
     return "".join(out)
 
 
-def _legend_items(players: int, shown: Mapping[str, bool], layers: Sequence[Layer] = (),
+def _legend_items(players: int, shown: Mapping[str, Any], layers: Sequence[Layer] = (),
                   terrains: Sequence[str] = ()) -> list[tuple[str, Any]]:
     """The players, the piece shapes, what else the picture shows (robber, pirate, route, marks, a proposed
     action, each module layer with something on the board) and the terrains drawn."""
     items: list[tuple[str, Any]] = [("player", p) for p in range(players)]
     items += [("settlement", None), ("city", None), ("road", None), ("ship", None)]
-    items += [(k, None) for k in ("robber", "pirate", "route", "mark", "proposed-legal", "proposed-illegal")
-              if shown.get(k)]
+    items += [(k, shown.get("proposed-rules") if k == "proposed-illegal" else None)
+              for k in ("robber", "pirate", "route", "mark", "proposed-legal", "proposed-illegal") if shown.get(k)]
     items += [("layer", lay) for lay in layers]
     items += [("terrain", t) for t in terrains]
     return items
 
 
 def _legend_text(kind: str, arg: Any, mark_label: str = "rule broken here") -> str:
+    if kind == "proposed-illegal" and arg:
+        return f"proposed (illegal: {arg})"
     if kind == "player":
         return f"player {arg} ({PLAYER_NAMES[arg % len(PLAYER_NAMES)]})"
     if kind == "layer":
@@ -397,7 +403,7 @@ def _legend_text(kind: str, arg: Any, mark_label: str = "rule broken here") -> s
             "proposed-illegal": "proposed (illegal)"}.get(kind, kind)
 
 
-def _legend_layout(players: int, size: float, width: float, shown: Mapping[str, bool],
+def _legend_layout(players: int, size: float, width: float, shown: Mapping[str, Any],
                    mark_label: str, layers: Sequence[Layer] = (),
                    terrains: Sequence[str] = ()) -> tuple[list[list[tuple[str, Any, float]]], float]:
     """Legend items flowed into rows that fit ``width``; returns the rows and their total height."""
