@@ -267,3 +267,16 @@ def test_the_desktop_board_with_coordinates_and_a_proposal_looks_as_it_did(serve
     until(browser, lambda d: d.find_elements("css selector", "#board svg .caption"))
     browser.execute_script("document.querySelector('#board').scrollIntoView()")
     matches_reference("viewer-desktop.png", browser.find_element("css selector", "#board svg").screenshot_as_png)
+
+
+def test_the_state_box_is_checked_while_typed(server, browser):
+    start(browser, server)
+    st = state_of(browser)
+    st["robber"] = [0, -3]                                               # a frame hex: not a tile
+    browser.execute_script("const b = document.getElementById('state'); b.value = arguments[0];"
+                           "b.dispatchEvent(new Event('input'));", json.dumps(st))
+    until(browser, lambda d: "/state/robber" in by_id(d, "live").text)
+    st["robber"] = [0, 0]
+    browser.execute_script("const b = document.getElementById('state'); b.value = arguments[0];"
+                           "b.dispatchEvent(new Event('input'));", json.dumps(st))
+    until(browser, lambda d: "accepts this position" in by_id(d, "live").text)
