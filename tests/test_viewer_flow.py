@@ -238,20 +238,26 @@ def test_a_game_record_is_stepped_through_with_each_verdict(server, browser):
     until(browser, lambda d: "Legal." in by_id(d, "verdict").text)
 
 
-def test_the_page_fits_a_phone_and_its_board_looks_as_it_did(server, browser):
+@pytest.mark.parametrize("width", [360, 390, 420])
+def test_the_page_fits_a_phone_and_its_board_looks_as_it_did(server, browser, width):
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                            {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+                            {"width": width, "height": 844, "deviceScaleFactor": 1, "mobile": True})
     try:
         start(browser, server, "TDE5")
         time.sleep(0.3)
-        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width
         svg = browser.find_element("css selector", "#board svg")
-        assert svg.is_displayed() and svg.size["width"] <= 390
+        assert svg.is_displayed() and svg.size["width"] <= width
+        by_id(browser, "zoom").click()                                  # a bigger board scrolls inside its box
+        until(browser, lambda d: svg.size["width"] > width)
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+        if width != 390:
+            return
         start(browser, server)
         pick_legal(browser)
         browser.execute_script("window.scrollTo(0, 0)")
         matches_reference("viewer-phone.png", browser.find_element("css selector", "#board svg").screenshot_as_png)
-        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
