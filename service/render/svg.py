@@ -312,7 +312,7 @@ def _gold_label(cx: float, cy: float, size: float) -> str:
     """The word GOLD on a gold field: dark bold letters on a light plate, below the number token."""
     fs = size * 0.3
     tw, th = fs * 3.1, fs * 1.3
-    y = cy + size * 0.54
+    y = cy + size * 0.58
     return (f'<g class="gold-label"><rect x="{cx - tw / 2:.1f}" y="{y - th / 2:.1f}" width="{tw:.1f}" '
             f'height="{th:.1f}" rx="{fs * 0.3:.1f}" fill="#fff8e1" stroke="#4a2800" stroke-width="1"/>'
             f'<text x="{cx:.1f}" y="{y + fs * 0.36:.1f}" text-anchor="middle" fill="#4a2800" font-weight="bold" '
