@@ -286,3 +286,38 @@ def test_the_state_box_is_checked_while_typed(server, browser):
     browser.execute_script("const b = document.getElementById('state'); b.value = arguments[0];"
                            "b.dispatchEvent(new Event('input'));", json.dumps(st))
     until(browser, lambda d: "accepts this position" in by_id(d, "live").text)
+
+
+def test_a_piece_is_moved_by_two_clicks(server, browser):
+    from selenium.webdriver.support.ui import Select
+    start(browser, server)
+    Select(by_id(browser, "tool")).select_by_value("settlement")
+    browser.execute_script(TO_CLIENT, [0, 0, "N"])
+    until(browser, lambda d: state_of(d)["pieces"]["settlements"])
+    settled(browser)
+    Select(by_id(browser, "tool")).select_by_value("move")
+    browser.execute_script(TO_CLIENT, [0, 0, "N"])
+    until(browser, lambda d: "picked up" in by_id(d, "where").text)
+    browser.execute_script(TO_CLIENT, [1, 0, "S"])
+    until(browser, lambda d: state_of(d)["pieces"]["settlements"] == [{"player": 0, "node": [1, 0, "S"]}])
+    assert "moved settlement from 0,0,N to 1,0,S" in by_id(browser, "moves").text
+
+
+def test_cities_and_knights_knights_and_commodities_are_edited(server, browser):
+    from selenium.webdriver.support.ui import Select
+    start(browser, server, "base", "3", {"cities_and_knights": "true"})
+    Select(by_id(browser, "tool")).select_by_value("settlement")
+    browser.execute_script(TO_CLIENT, [0, 0, "N"])
+    until(browser, lambda d: state_of(d)["pieces"]["settlements"])
+    settled(browser)
+    Select(by_id(browser, "tool")).select_by_value("knight")
+    browser.execute_script(TO_CLIENT, [0, 1, "N"])
+    until(browser, lambda d: state_of(d)["scenario_state"]["cities_and_knights"]["knights"] or by_id(d, "error").text)
+    knights = state_of(browser)["scenario_state"]["cities_and_knights"]["knights"]
+    assert [(k["node"], k["player"], k["level"], k["active"]) for k in knights] == [([0, 1, "N"], 0, 1, False)]
+    settled(browser)
+    cell = browser.find_element("css selector", '#hands input[data-player="1"][data-group="commodities"][data-key="coin"]')
+    browser.execute_script("arguments[0].value = '2'; arguments[0].dispatchEvent(new Event('change', {bubbles: true}));",
+                           cell)
+    until(browser, lambda d: state_of(d)["scenario_state"]["cities_and_knights"]["commodities"]["1"]["coin"] == 2)
+    assert state_of(browser)["scenario_state"]["cities_and_knights"]["commodity_bank"]["coin"] == 10
