@@ -223,7 +223,7 @@ def test_a_game_record_is_stepped_through_with_each_verdict(server, browser):
     record = {"new_game": {"scenario": "base", "players": 3, "seed": 7}, "actions": [first, second]}
     browser.execute_script("document.getElementById('record').value = arguments[0];", json.dumps(record))
     by_id(browser, "replay").click()
-    until(browser, lambda d: len(d.find_elements("css selector", "#steps li")) == 2)
+    until(browser, lambda d: len(d.find_elements("css selector", "#steps li")) == 3)     # and where it ended
     steps = browser.find_elements("css selector", "#steps li")
     assert "legal" in steps[0].text and "BASE-SETUP-2" in steps[1].text
     assert "first illegal: action 1" in by_id(browser, "replaysummary").text
@@ -232,6 +232,9 @@ def test_a_game_record_is_stepped_through_with_each_verdict(server, browser):
     by_id(browser, "stepnext").click()
     until(browser, lambda d: "Illegal" in by_id(d, "verdict").text)
     assert "BASE-SETUP-2" in by_id(browser, "verdict").text
+    assert state_of(browser)["pieces"]["settlements"] == [{"player": 0, "node": first["node"]}]
+    by_id(browser, "stepnext").click()                               # where the replay stopped: no action
+    until(browser, lambda d: "No action posted" in by_id(d, "verdict").text)
     assert state_of(browser)["pieces"]["settlements"] == [{"player": 0, "node": first["node"]}]
     assert by_id(browser, "stepnext").get_attribute("disabled")
     steps[0].click()
