@@ -320,6 +320,8 @@ def _gold_label(cx: float, cy: float, size: float) -> str:
 
 
 PROPOSED_LEGAL, PROPOSED_ILLEGAL = "#00c853", "#d50000"
+#: The pieces a proposal can be drawn as (anything else it names is ringed).
+PIECE_KINDS = ("settlement", "city", "road", "ship")
 
 
 def _proposal(prop: Mapping[str, Any], size: float, colours: tuple[str, ...]) -> str:
