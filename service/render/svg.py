@@ -3,8 +3,10 @@
 The picture is meant to settle a dispute at a table: hexes by terrain (gold striped, so it never reads as
 grain), number tokens, harbours as labels inside their sea hex joined to the two corners they serve,
 pieces in player colours with distinct shapes, the robber and the pirate, a route witness drawn as a dark
-band with a bright core (visible on any terrain), violations circled, and a legend under the board that
-says which colour is which player and what each shape is.
+band with a bright core (visible on any terrain), violations circled, a proposed action's piece in green
+(legal) or red (illegal), the verdict written over the board on request, and a legend under the board that
+says which colour is which player, what each shape is and what each terrain is. Harbour labels, hex
+coordinates and the GOLD label are drawn after the pieces, so no piece hides them.
 
 >>> from service.engine.state import Tile
 >>> svg = board({(0, 0): Tile("forest", 6), (1, 0): Tile("unknown")}, size=20)
