@@ -223,7 +223,7 @@ def test_a_game_record_is_stepped_through_with_each_verdict(server, browser):
     record = {"new_game": {"scenario": "base", "players": 3, "seed": 7}, "actions": [first, second]}
     browser.execute_script("document.getElementById('record').value = arguments[0];", json.dumps(record))
     by_id(browser, "replay").click()
-    until(browser, lambda d: len(d.find_elements("css selector", "#steps li")) == 2)
+    until(browser, lambda d: len(d.find_elements("css selector", "#steps li")) == 3)     # and where it ended
     steps = browser.find_elements("css selector", "#steps li")
     assert "legal" in steps[0].text and "BASE-SETUP-2" in steps[1].text
     assert "first illegal: action 1" in by_id(browser, "replaysummary").text
@@ -233,25 +233,34 @@ def test_a_game_record_is_stepped_through_with_each_verdict(server, browser):
     until(browser, lambda d: "Illegal" in by_id(d, "verdict").text)
     assert "BASE-SETUP-2" in by_id(browser, "verdict").text
     assert state_of(browser)["pieces"]["settlements"] == [{"player": 0, "node": first["node"]}]
+    by_id(browser, "stepnext").click()                               # where the replay stopped: no action
+    until(browser, lambda d: "No action posted" in by_id(d, "verdict").text)
+    assert state_of(browser)["pieces"]["settlements"] == [{"player": 0, "node": first["node"]}]
     assert by_id(browser, "stepnext").get_attribute("disabled")
     steps[0].click()
     until(browser, lambda d: "Legal." in by_id(d, "verdict").text)
 
 
-def test_the_page_fits_a_phone_and_its_board_looks_as_it_did(server, browser):
+@pytest.mark.parametrize("width", [360, 390, 420])
+def test_the_page_fits_a_phone_and_its_board_looks_as_it_did(server, browser, width):
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                            {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+                            {"width": width, "height": 844, "deviceScaleFactor": 1, "mobile": True})
     try:
         start(browser, server, "TDE5")
         time.sleep(0.3)
-        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width
         svg = browser.find_element("css selector", "#board svg")
-        assert svg.is_displayed() and svg.size["width"] <= 390
+        assert svg.is_displayed() and svg.size["width"] <= width
+        by_id(browser, "zoom").click()                                  # a bigger board scrolls inside its box
+        until(browser, lambda d: svg.size["width"] > width)
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+        if width != 390:
+            return
         start(browser, server)
         pick_legal(browser)
         browser.execute_script("window.scrollTo(0, 0)")
         matches_reference("viewer-phone.png", browser.find_element("css selector", "#board svg").screenshot_as_png)
-        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
@@ -267,3 +276,51 @@ def test_the_desktop_board_with_coordinates_and_a_proposal_looks_as_it_did(serve
     until(browser, lambda d: d.find_elements("css selector", "#board svg .caption"))
     browser.execute_script("document.querySelector('#board').scrollIntoView()")
     matches_reference("viewer-desktop.png", browser.find_element("css selector", "#board svg").screenshot_as_png)
+
+
+def test_the_state_box_is_checked_while_typed(server, browser):
+    start(browser, server)
+    st = state_of(browser)
+    st["robber"] = [0, -3]                                               # a frame hex: not a tile
+    browser.execute_script("const b = document.getElementById('state'); b.value = arguments[0];"
+                           "b.dispatchEvent(new Event('input'));", json.dumps(st))
+    until(browser, lambda d: "/state/robber" in by_id(d, "live").text)
+    st["robber"] = [0, 0]
+    browser.execute_script("const b = document.getElementById('state'); b.value = arguments[0];"
+                           "b.dispatchEvent(new Event('input'));", json.dumps(st))
+    until(browser, lambda d: "accepts this position" in by_id(d, "live").text)
+
+
+def test_a_piece_is_moved_by_two_clicks(server, browser):
+    from selenium.webdriver.support.ui import Select
+    start(browser, server)
+    Select(by_id(browser, "tool")).select_by_value("settlement")
+    browser.execute_script(TO_CLIENT, [0, 0, "N"])
+    until(browser, lambda d: state_of(d)["pieces"]["settlements"])
+    settled(browser)
+    Select(by_id(browser, "tool")).select_by_value("move")
+    browser.execute_script(TO_CLIENT, [0, 0, "N"])
+    until(browser, lambda d: "picked up" in by_id(d, "where").text)
+    browser.execute_script(TO_CLIENT, [1, 0, "S"])
+    until(browser, lambda d: state_of(d)["pieces"]["settlements"] == [{"player": 0, "node": [1, 0, "S"]}])
+    assert "moved settlement from 0,0,N to 1,0,S" in by_id(browser, "moves").text
+
+
+def test_cities_and_knights_knights_and_commodities_are_edited(server, browser):
+    from selenium.webdriver.support.ui import Select
+    start(browser, server, "base", "3", {"cities_and_knights": "true"})
+    Select(by_id(browser, "tool")).select_by_value("settlement")
+    browser.execute_script(TO_CLIENT, [0, 0, "N"])
+    until(browser, lambda d: state_of(d)["pieces"]["settlements"])
+    settled(browser)
+    Select(by_id(browser, "tool")).select_by_value("knight")
+    browser.execute_script(TO_CLIENT, [0, 1, "N"])
+    until(browser, lambda d: state_of(d)["scenario_state"]["cities_and_knights"]["knights"] or by_id(d, "error").text)
+    knights = state_of(browser)["scenario_state"]["cities_and_knights"]["knights"]
+    assert [(k["node"], k["player"], k["level"], k["active"]) for k in knights] == [([0, 1, "N"], 0, 1, False)]
+    settled(browser)
+    cell = browser.find_element("css selector", '#hands input[data-player="1"][data-group="commodities"][data-key="coin"]')
+    browser.execute_script("arguments[0].value = '2'; arguments[0].dispatchEvent(new Event('change', {bubbles: true}));",
+                           cell)
+    until(browser, lambda d: state_of(d)["scenario_state"]["cities_and_knights"]["commodities"]["1"]["coin"] == 2)
+    assert state_of(browser)["scenario_state"]["cities_and_knights"]["commodity_bank"]["coin"] == 10

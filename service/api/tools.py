@@ -291,15 +291,13 @@ def violation_marks(action, violations) -> dict[str, list]:
     return marks
 
 
-#: The piece a building action puts on the board, drawn where it would go.
-PROPOSED_PIECE = {"build_settlement": "settlement", "build_city": "city", "build_road": "road",
-                  "build_ship": "ship", "move_ship": "ship"}
-
-
 def proposal_of(action, legal: bool) -> dict[str, Any]:
-    """What a proposed action names on the board, for the picture: its piece (by action type) and the
-    places it names (a ship move: only where it goes)."""
-    places: dict[str, Any] = {"legal": legal, "kind": PROPOSED_PIECE.get(action.type), "player": action.player,
+    """What a proposed action names on the board, for the picture: the piece it puts there when its type
+    ends in a piece the renderer draws (``build_road``, ``move_ship``...), and the places it names, less
+    where a move comes ``from``."""
+    from ..render.svg import PIECE_KINDS
+    last = action.type.rsplit("_", 1)[-1]
+    places: dict[str, Any] = {"legal": legal, "kind": last if last in PIECE_KINDS else None, "player": action.player,
                               "hexes": [], "nodes": [], "edges": []}
 
     def every(v: Any) -> None:
@@ -312,10 +310,7 @@ def proposal_of(action, legal: bool) -> dict[str, Any]:
         elif _kind(v) and list(v) not in places[_kind(v)]:
             places[_kind(v)].append(list(v))
 
-    params = dict(action.params)
-    if action.type == "move_ship":
-        params.pop("from", None)
-    every(params)
+    every({k: v for k, v in action.params.items() if k != "from"})
     return places
 
 
@@ -373,6 +368,7 @@ def render_view():
         verdict = judge(state, action, graph)
         headers["X-Legal"] = "true" if verdict.legal else "false"
         options["proposal"] = proposal_of(action, verdict.legal)
+        options["proposal"]["rules"] = [v.rule for v in verdict.violations]
         if req["verdict"]:
             options["caption"] = verdict_lines(action, verdict)
         if not verdict.legal:

@@ -3,8 +3,10 @@
 The picture is meant to settle a dispute at a table: hexes by terrain (gold striped, so it never reads as
 grain), number tokens, harbours as labels inside their sea hex joined to the two corners they serve,
 pieces in player colours with distinct shapes, the robber and the pirate, a route witness drawn as a dark
-band with a bright core (visible on any terrain), violations circled, and a legend under the board that
-says which colour is which player and what each shape is.
+band with a bright core (visible on any terrain), violations circled, a proposed action's piece in green
+(legal) or red (illegal), the verdict written over the board on request, and a legend under the board that
+says which colour is which player, what each shape is and what each terrain is. Harbour labels, hex
+coordinates and the GOLD label are drawn after the pieces, so no piece hides them.
 
 >>> from service.engine.state import Tile
 >>> svg = board({(0, 0): Tile("forest", 6), (1, 0): Tile("unknown")}, size=20)
@@ -122,8 +124,9 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
     :class:`~service.engine.picture.Layer` s, each drawn by its shape and listed in the legend when it has
     something on the board, and :class:`~service.engine.picture.Panel` s, boxes of text drawn under the
     legend), ``proposal`` (a proposed action's piece or places, ``{"legal", "kind", "player", "nodes",
-    "edges", "hexes"}``: the piece drawn in green when legal, red when not; other places ringed in those
-    colours) and ``caption`` (``(legal, lines)``: the verdict written in a band over the board, so the picture
+    "edges", "hexes", "rules"}``: the piece drawn in green when legal, red when not; other places ringed in those
+    colours; ``rules``: the rules an illegal one breaks, named in the legend, where they hide nothing) and
+    ``caption`` (``(legal, lines)``: the verdict written in a band over the board, so the picture
     can be shared as it is). Several token glyphs at one hex or intersection stand side by side, not on top of
     each other. Harbour labels, coordinates and the GOLD label are drawn over the pieces, never under them;
     the legend also names each terrain drawn."""
@@ -145,10 +148,13 @@ def board(hexes: Mapping[Hex, Any], *, harbors: Optional[Mapping[Edge, str]] = N
     if players is None:
         owners = [p for p, _k in (buildings or {}).values()] + list((roads or {}).values()) + list((ships or {}).values())
         players = max(owners) + 1 if owners else 0
-    shown_items = {"robber": robber is not None, "pirate": pirate is not None, "route": bool(route),
+    shown_items: dict[str, Any] = {"robber": robber is not None, "pirate": pirate is not None, "route": bool(route),
                    "mark": any(marks.values()) if marks else False,
                    "proposed-legal": bool(proposal) and bool(proposal.get("legal")),
                    "proposed-illegal": bool(proposal) and not proposal.get("legal")}
+    if proposal and not proposal.get("legal") and proposal.get("rules"):
+        mark_rules = list(proposal["rules"])
+        shown_items["proposed-rules"] = ", ".join(mark_rules[:3]) + (" ..." if len(mark_rules) > 3 else "")
     terrains = sorted({t.terrain for t in shown.values()}, key=lambda k: (list(TERRAIN_FILL).index(k)
                                                                        if k in TERRAIN_FILL else 99, k))
     drawn_layers = [lay for lay in layers if isinstance(lay, Layer) and lay.glyphs]
@@ -311,7 +317,7 @@ def _gold_label(cx: float, cy: float, size: float) -> str:
     """The word GOLD on a gold field: dark bold letters on a light plate, below the number token."""
     fs = size * 0.3
     tw, th = fs * 3.1, fs * 1.3
-    y = cy + size * 0.54
+    y = cy + size * 0.58
     return (f'<g class="gold-label"><rect x="{cx - tw / 2:.1f}" y="{y - th / 2:.1f}" width="{tw:.1f}" '
             f'height="{th:.1f}" rx="{fs * 0.3:.1f}" fill="#fff8e1" stroke="#4a2800" stroke-width="1"/>'
             f'<text x="{cx:.1f}" y="{y + fs * 0.36:.1f}" text-anchor="middle" fill="#4a2800" font-weight="bold" '
@@ -319,6 +325,8 @@ def _gold_label(cx: float, cy: float, size: float) -> str:
 
 
 PROPOSED_LEGAL, PROPOSED_ILLEGAL = "#00c853", "#d50000"
+#: The pieces a proposal can be drawn as (anything else it names is ringed).
+PIECE_KINDS = ("settlement", "city", "road", "ship")
 
 
 def _proposal(prop: Mapping[str, Any], size: float, colours: tuple[str, ...]) -> str:
@@ -376,20 +384,22 @@ def _caption(legal: bool, lines: Sequence[str], x0: float, y0: float, width: flo
     return "".join(out)
 
 
-def _legend_items(players: int, shown: Mapping[str, bool], layers: Sequence[Layer] = (),
+def _legend_items(players: int, shown: Mapping[str, Any], layers: Sequence[Layer] = (),
                   terrains: Sequence[str] = ()) -> list[tuple[str, Any]]:
     """The players, the piece shapes, what else the picture shows (robber, pirate, route, marks, a proposed
     action, each module layer with something on the board) and the terrains drawn."""
     items: list[tuple[str, Any]] = [("player", p) for p in range(players)]
     items += [("settlement", None), ("city", None), ("road", None), ("ship", None)]
-    items += [(k, None) for k in ("robber", "pirate", "route", "mark", "proposed-legal", "proposed-illegal")
-              if shown.get(k)]
+    items += [(k, shown.get("proposed-rules") if k == "proposed-illegal" else None)
+              for k in ("robber", "pirate", "route", "mark", "proposed-legal", "proposed-illegal") if shown.get(k)]
     items += [("layer", lay) for lay in layers]
     items += [("terrain", t) for t in terrains]
     return items
 
 
 def _legend_text(kind: str, arg: Any, mark_label: str = "rule broken here") -> str:
+    if kind == "proposed-illegal" and arg:
+        return f"proposed (illegal: {arg})"
     if kind == "player":
         return f"player {arg} ({PLAYER_NAMES[arg % len(PLAYER_NAMES)]})"
     if kind == "layer":
@@ -400,7 +410,7 @@ def _legend_text(kind: str, arg: Any, mark_label: str = "rule broken here") -> s
             "proposed-illegal": "proposed (illegal)"}.get(kind, kind)
 
 
-def _legend_layout(players: int, size: float, width: float, shown: Mapping[str, bool],
+def _legend_layout(players: int, size: float, width: float, shown: Mapping[str, Any],
                    mark_label: str, layers: Sequence[Layer] = (),
                    terrains: Sequence[str] = ()) -> tuple[list[list[tuple[str, Any, float]]], float]:
     """Legend items flowed into rows that fit ``width``; returns the rows and their total height."""
