@@ -117,14 +117,15 @@ def cmd_export(a: argparse.Namespace) -> int:
     return 0
 
 
+def common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="the record's file ('-': standard input)")
+    p.add_argument("--format", choices=FORMATS, default=None, help="the record's format (default: detected)")
+    p.add_argument("--out", default=None, help="write here instead of standard output")
+    p.add_argument("--text", action="store_true", help="write our record in its one-line-per-action text form")
+
+
 def add_subcommands(subparsers: Any) -> None:
     """Adds ``import``, ``replay`` and ``export`` to an ``argparse`` sub-command set."""
-    def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("file", help="the record's file ('-': standard input)")
-        p.add_argument("--format", choices=FORMATS, default=None, help="the record's format (default: detected)")
-        p.add_argument("--out", default=None, help="write here instead of standard output")
-        p.add_argument("--text", action="store_true", help="write our record in its one-line-per-action text form")
-
     p = subparsers.add_parser("import", help="read another app's record as our position or game record")
     common(p)
     p.set_defaults(func=cmd_import)
@@ -143,6 +144,18 @@ def main(argv: Optional[list[str]] = None) -> int:
     add_subcommands(sub)
     a = ap.parse_args(argv)
     return a.func(a)
+
+
+def _register() -> None:
+    """``seafarers-referee import`` and ``export`` (entry-point group ``seafarers_referee.commands``); its
+    ``replay`` judges a replay request, or ``{"record": ...}``, through ``POST /v1/replay``."""
+    from ..cli import command
+    command("import", "read another app's record (JSettlers2 save or log, catanatron game) as our position "
+            "or game record", common)(cmd_import)
+    command("export", "write a record (digests and outcomes filled in) as JSON or text", common)(cmd_export)
+
+
+_register()
 
 
 if __name__ == "__main__":
