@@ -257,6 +257,10 @@ def _load(raw: Any, cache: GraphCache, prefix: str, recognised_tag: Optional[str
     problems = declared_problems(game, loaded["scenario_state"], extras, prefix) if checked else None
     if problems:
         raise invalid([{"pointer": p, "detail": r} for p, r in problems], "the state")
+    if checked:     # nulls standing for left-out keys, at any depth of the module data (D-not-in-this-game)
+        loaded["scenario_state"] = game.composition.state.without_nulls(loaded["scenario_state"])
+        if extras:
+            extras = [game.composition.player.without_nulls(e) for e in extras]
     if extras:
         for pd, extra in zip(loaded["players"], extras):
             pd["extra"] = extra

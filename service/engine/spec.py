@@ -50,6 +50,13 @@ class Type:
     def ok(self, value: Any) -> bool:
         return not self.problems(value, "")
 
+    def without_nulls(self, value: Any) -> Any:
+        """``value`` (which has no problems) with every null that stands for a key left out removed, at any
+        depth (decision D-not-in-this-game: a client generated from the contract writes null for an optional
+        key it has no value for): the rules then read one form. ``value`` itself where it has none; a copy
+        where it has (the posted value is never changed)."""
+        return value
+
 
 @dataclass(frozen=True)
 class F:
@@ -182,6 +189,9 @@ class Null(Type):
     def problems(self, value, ptr):
         return [] if value is None else self.of.problems(value, ptr)
 
+    def without_nulls(self, value):
+        return value if value is None else self.of.without_nulls(value)
+
     def openapi(self):
         inner = self.of.openapi()
         return {"anyOf": [inner, {"type": "null"}]}
@@ -204,6 +214,12 @@ class List(Type):
                 return p
         return []
 
+    def without_nulls(self, value):
+        if type(value) is not list:
+            return value
+        out = [self.item.without_nulls(v) for v in value]
+        return value if all(a is b for a, b in zip(out, value)) else out
+
     def openapi(self):
         out = {"type": "array", "items": self.item.openapi(), "maxItems": self.max_len}
         if self.min_len:
@@ -224,6 +240,12 @@ class Tuple(Type):
             if p:
                 return p
         return []
+
+    def without_nulls(self, value):
+        if type(value) is not list:
+            return value
+        out = [t.without_nulls(v) for t, v in zip(self.items, value)]
+        return value if all(a is b for a, b in zip(out, value)) else out
 
     def openapi(self):
         return {"type": "array", "prefixItems": [t.openapi() for t in self.items],
@@ -250,6 +272,12 @@ class Map(Type):
             if p:
                 return p
         return []
+
+    def without_nulls(self, value):
+        if type(value) is not dict:
+            return value
+        out = {k: self.value.without_nulls(v) for k, v in value.items()}
+        return value if all(out[k] is v for k, v in value.items()) else out
 
     def openapi(self):
         out = {"type": "object", "additionalProperties": self.value.openapi(), "maxProperties": self.max_len}
@@ -294,6 +322,25 @@ class Obj(Type):
             if f.required and k not in value:
                 return [(f"{ptr}/{_esc(k)}", "is required")]
         return []
+
+    def without_nulls(self, value):
+        if type(value) is not dict:
+            return value
+        fs, out, changed = self.fields, {}, False
+        for k, v in value.items():
+            f = fs.get(k)
+            if f is None:
+                out[k] = v
+            elif v is None:
+                if f.nullable or f.required:
+                    out[k] = v
+                else:
+                    changed = True      # null: the optional key left out
+            else:
+                w = f.type.without_nulls(v)
+                changed = changed or w is not v
+                out[k] = w
+        return out if changed else value
 
     def openapi(self):
         props = {}
