@@ -63,7 +63,10 @@ def test_development_card_treasure_gives_a_progress_card_of_a_chosen_stack(clien
     # an empty stack is not chosen while another holds cards; a resources treasure takes no deck
     empty = ck_post(sid, ss={"treasures": [treasure((3, 1, "N"), "development_card")]})
     empty["scenario_state"][store.KEY]["decks"]["science"] = {k: 0 for k in DECKS["science"]}
-    empty["scenario_state"][store.KEY]["hands"]["1"] = dict(DECKS["science"])
+    science = dict(DECKS["science"])                  # CK-PROG-4: the point cards lie face up, not in the hand
+    empty["scenario_state"][store.KEY]["vp_cards"]["1"] = {k: science.pop(k) for k in ("printer", "constitution")
+                                                           if k in science}
+    empty["scenario_state"][store.KEY]["hands"]["1"] = science
     e = adjudicate(client, *claim(adjudicate(client, empty, ship(TO_31N)), deck="science"))
     assert not e["legal"] and rules(e) == [rule]
     res = ck_post(sid, ss={"treasures": [treasure((3, 1, "N"), "resources")]})
