@@ -178,7 +178,15 @@ def test_openapi_generator_python_plays_a_game(ogpy, server):
     _play_through(og_client(ogpy, server), ONE, MOVES)
 
 
-@pytest.mark.parametrize("game", EVERY)
+#: openapi-generator's python models check a map of lists of strings of an enum as if the map's values
+#: were the strings (TDE5's derived ``traders``: {player: [harbour kind]}), and fail on the list: a bug of
+#: the generator (7.x), not of the contract, which jsonschema holds the answer to (test_contract_round_trip).
+OG_PY_MAP_OF_ENUM_LISTS = {"TDE5 with cities_and_knights"}
+
+
+@pytest.mark.parametrize("game", [pytest.param(g.values[0], id=g.id, marks=(
+    *g.marks, *([pytest.mark.xfail(reason="openapi-generator python: a map of enum lists", strict=True)]
+                if g.values[0][0] in OG_PY_MAP_OF_ENUM_LISTS else []))) for g in EVERY])
 def test_openapi_generator_python_plays_every_game(ogpy, server, game):
     _play_through(og_client(ogpy, server), game, SLOW_MOVES)
 
