@@ -302,8 +302,6 @@ def test_a_game_ending_on_the_knight_that_wins_it_is_read_up_to_that_knight(cach
     assert {d["value"] for d in res["disagreements"]} >= {"largest_army", "winner"}
 
 
-@pytest.mark.xfail(strict=True, reason="R-124 (a robber move may name no victim when every opponent there holds "
-                   "no cards) is not enforced by the engine's BASE-ROBBER-4 check; left for the rules engine")
 def test_a_robber_move_with_no_one_holding_cards_names_no_victim_r_124(cache):
     res = replay_record(read(cat("random-0005.json"))["record"], cache)
     assert res["first_illegal"] is None or res["first_illegal"]["rules"] != ["BASE-ROBBER-4"]

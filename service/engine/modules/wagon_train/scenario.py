@@ -267,7 +267,7 @@ class WagonTrainRules:
         "rivers": F(List(EDGE, max_len=100), doc="R-095: land paths that cross a river"),
         "bridges": F(List(Obj({"edge": F(EDGE, required=True), "player": F(PLAYER, nullable=True)}), max_len=40),
                      doc="R-095, R-109: bridges on river paths and their owners (null: public)"),
-        "warships": F(by_player(Null(HEX)), doc="R-086: each player's personal warship (a sea hex)"),
+        "warships": F(by_player(HEX), doc="R-086: each player's personal warship (a sea hex)"),
         "pirate_pool": F(Int(0, 10_000), doc="WAG-031, WAG-032, R-091: tolls diverted to the pirate; no action "
                            "takes them back (the plundering rules are missing)"),
         "toll_waivers": F(by_player(List(PLAYER, max_len=3)), doc="R-112: owner -> payers he lets pass free"),
