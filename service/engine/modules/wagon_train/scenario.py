@@ -339,6 +339,7 @@ class WagonTrainRules:
         state = super().new_game(num_players, seed, options)
         for p in state.players:
             p.extra["gold"] = int(options.get("start_gold", C.START_GOLD))
+            p.extra["presents"] = 0        # (held in every game, as the loader reads a left-out count: 0)
         if options.get("santa_workshop") and self.has_map:
             from .maps import ROBBER
             santa.setup(state, ROBBER)                                    # R-090, decision D-wag-santa
