@@ -22,6 +22,7 @@ from service.engine.referee import UnsupportedAction, adjudicate
 from service.engine.scenarios import scenario_of
 
 from .test_judging_is_read_only import GAMES, _added_forms, _illegal_forms, _label, _played
+from .test_legal_property import sail_covered, wagon_covered
 
 POSITIONS = int(os.environ.get("ACCEPTED_POSITIONS", "2"))
 PER_PLAYER = int(os.environ.get("ACCEPTED_PER_PLAYER", "3"))
@@ -71,6 +72,9 @@ def _check_position(state, rng: random.Random, per_player: int) -> list[str]:
                     continue
                 if any(range_admits(b.type, spec, b, state, graph, scen) for spec in la.ranges.get(b.type, ())):
                     continue
+                if (b.type == "move_wagon" and wagon_covered(la, b, state, graph)) or \
+                        (b.type == "sail_ship" and sail_covered(la, b, state, graph)):
+                    continue    # listed by destination: one plan per place reached (WAG-004, GOLD-024)
                 bj, aj = action_json(b), action_json(a)
                 if b.type == "play_progress" and set(bj) > set(aj) and \
                         json.dumps({k: x for k, x in bj.items() if k in aj}, sort_keys=True) in raw:
