@@ -514,3 +514,43 @@ def test_space_path_helper_reaches_gold_in_three():
     g = MapGraph.build(s.terrain_map())
     assert [list(e) for e in space_path(g, tuple(DOCK))] == TO_GOLD
     assert tuple(DOCK) in home_dock_spaces(g, tuple(HOME))
+
+
+# -- the progress card Road Building in GOLD with Cities & Knights (CK-PROG-S9, GOLD-019..022, R-044) -------
+
+def test_progress_road_building_ship_is_a_mobile_ship_CK_PROG_S9_GOLD_020_R_031_R_044(client):
+    """CK-PROG-S9 in GOLD: the progress card's ship is one of GOLD's mobile ships (GOLD-020), docked at its
+    front-coast home (GOLD-021/022, R-031), from the 15 of the supply (R-044), its gold paid (GOLD-019); it
+    is never a lane piece, and the state answered is accepted when posted back."""
+    from .ck_util import with_cards
+    r = client.post("/v1/games", json={"scenario": "GOLD", "players": 4, "seed": 1,
+                                       "options": {"cities_and_knights": True}})
+    st = r.get_json()
+    st = st.get("state", st)
+    for k in ("bank", "dev_deck"):
+        st.pop(k, None)
+    for p in st["players"]:
+        p.pop("supply", None)
+    st["pieces"] = {"settlements": [{"player": 0, "node": HOME}, {"player": 1, "node": [5, 0, "S"]}],
+                    "cities": [], "roads": [{"player": 0, "edge": [2, 3, "SE"]}], "ships": []}
+    ss = st["scenario_state"]
+    ss["cities_and_knights"] = with_cards(ss["cities_and_knights"], 0, "road_building")
+    st["phase"], st["current_player"], st["turn"] = "main", 0, 5
+    st["turn_flags"] = {"rolled": True}
+    st["players"][0]["gold"] = 5
+    road = {"kind": "road", "edge": [1, 4, "NE"]}
+    play = act("play_progress", card="road_building", pieces=[{"kind": "ship", "edge": DOCK}, road])
+    v = adjudicate(client, st, play)
+    assert v["legal"], v["violations"]
+    out = v["state"]
+    assert out["pieces"]["ships"] == []
+    fleet = out["scenario_state"]["ships"]
+    assert [(sh["player"], sh["edge"], sh["home"]) for sh in fleet] == [(0, DOCK, HOME)]
+    assert fleet[0]["built"] and fleet[0]["cargo"] == 0          # GOLD-027: built this turn
+    assert out["players"][0]["gold"] == 3                          # GOLD-019: 1 gold a piece
+    back = client.post("/v1/adjudicate", json={"state": out, "action": None})
+    assert back.status_code == 200, back.get_json()
+    # GOLD-021: the progress card's ship docks at home like any other; off the front coast it is refused.
+    v = adjudicate(client, st, act("play_progress", card="road_building",
+                                   pieces=[{"kind": "ship", "edge": TO_GOLD[1]}, road]))
+    assert not v["legal"] and rules(v) == ["GOLD-021"]

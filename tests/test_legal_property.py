@@ -47,6 +47,7 @@ CASES = [(sid, n) for sid in STARTABLE for n in SCENARIOS[sid].players] + [(SEAF
 MOVES = {"GOLD": 360}
 DEFAULT_MOVES = 350
 GOLD_SHIPS_MOVES = 520
+GOLD_SHIPS_SEEDS = (3, 4, 1, 6)
 CHECKED = 32
 
 
@@ -346,10 +347,18 @@ def test_listed_actions_adjudicate_legal_and_unlisted_ones_illegal(sid, players,
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_gold_play_reaches_ships_cargo_and_gold_trades(players):
-    """A longer GOLD game (a seed whose steered play gets there) reaches the scenario's own actions, so the
-    property is checked on positions with ships, cargo and gold trades."""
-    seen = play_and_check("GOLD", players, 3, GOLD_SHIPS_MOVES, CHECKED // 2)
-    assert {"build_ship", "sail_ship", "load_gold", "unload_gold", "gold_trade"} <= seen, sorted(seen)
+    """A longer GOLD game reaches the scenario's own actions, so the property is checked on positions with
+    ships, cargo and gold trades. Which seeded game gets there depends on the listing (R-124 added robber
+    moves without a victim, which changes the steered path), so a few seeds are tried, in order, until one
+    game alone reaches them all; most games do, within the move budget."""
+    want = {"build_ship", "sail_ship", "load_gold", "unload_gold", "gold_trade"}
+    tried = {}
+    for seed in GOLD_SHIPS_SEEDS:
+        seen = play_and_check("GOLD", players, seed, GOLD_SHIPS_MOVES, CHECKED // 2)
+        tried[seed] = sorted(want - seen)
+        if want <= seen:
+            break
+    assert want <= seen, f"no seeded game reached every GOLD action; missing per seed: {tried}"
 
 
 def test_a_new_world_lists_harbours_first():

@@ -227,6 +227,16 @@ class Hooks(Protocol):
         """What a played Knight does on ``s`` once the card is laid out (by default the ``move_and_steal``
         of its target); a module whose knights do otherwise replaces it."""
 
+    def free_piece(self, ctx: "Ctx", i: int, kind: str, edge: Any, path: str) -> Optional[list["Violation"]]:
+        """One free piece of a card that places roads or ships (the progress card Road Building, CK-PROG-S9),
+        judged and placed on ``ctx.state`` (a working copy); ``None`` (the default): the engine's own rules,
+        a road or a ship on its lane. A module whose pieces are kept otherwise (GOLD's mobile ships) judges
+        and places its own."""
+
+    def place_free_piece(self, ctx: "Ctx", s: "State", kind: str, edge: Any) -> bool:
+        """Place such a free piece on ``s`` (already judged by ``free_piece``), emitting what it emits; ``False``
+        (the default): the engine places it as a road or a ship on its lane."""
+
     def piece_connection(self, ctx: "Ctx", kind: str, edge: Any, player: int, path: str,
                          ignore: Any = None) -> list["Violation"]:
         """The connection rule: what a new or moved piece of ``kind`` (``"road"`` or ``"ship"``) on ``edge``

@@ -383,6 +383,12 @@ class Scenario:
     def knight_effect(self, ctx: "Ctx", s: State) -> None:
         self.move_and_steal(ctx, s, ctx.action.get("target") or "robber", ctx.action.player)
 
+    def free_piece(self, ctx: "Ctx", i: int, kind: str, edge: Edge, path: str) -> Optional[list["Violation"]]:
+        return None
+
+    def place_free_piece(self, ctx: "Ctx", s: State, kind: str, edge: Edge) -> bool:
+        return False
+
     def piece_connection(self, ctx: "Ctx", kind: str, edge: Edge, player: int, path: str,
                          ignore: Optional[Edge] = None) -> list["Violation"]:
         if kind == "road":

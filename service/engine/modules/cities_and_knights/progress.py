@@ -185,6 +185,9 @@ def _road_building_piece(sub: Ctx, i: int, kind: str, edge, path: str) -> list[V
     tmp, player = sub.state, sub.action.player
     if kind not in (("road", "ship") if sub.scenario.ships else ("road",)):
         return [Violation("CK-SEA-11", "this game has no ships", f"/action/pieces/{i}/kind")]
+    own = sub.scenario.free_piece(sub, i, kind, edge, path)     # a module keeping its pieces otherwise
+    if own is not None:
+        return own
     if tmp.players[player].supply.get(kind + "s", 0) <= 0:
         return [Violation("BASE-COMP-1", f"no {kind} left", f"/action/pieces/{i}/kind")]
     v = ((road_site if kind == "road" else ship_site)(sub, edge, path)
@@ -223,6 +226,8 @@ class RoadBuilding(Card):
         for piece in a.get("pieces"):
             kind, edge = piece["kind"], piece["edge"]
             pay(s, a.player, ctx.scenario.free_item_cost(kind))
+            if ctx.scenario.place_free_piece(ctx, s, kind, edge):
+                continue
             (s.roads if kind == "road" else s.ships)[edge] = a.player
             if kind == "ship":
                 s.flags.ships_built.append(edge)

@@ -253,6 +253,17 @@ class Gold(MappedScenario, Seafarers):
         from .actions import gold_candidates
         return gold_candidates(state, graph, player)
 
+    def free_piece(self, ctx: "Ctx", i: int, kind: str, edge, path: str):
+        """A free piece of the progress card Road Building is one of GOLD's: a ship is a mobile ship docked
+        at home (GOLD-020..022, R-031..R-034, R-044), a road cuts nobody off the front coast (GOLD-036)."""
+        from .actions import _free_piece_violations
+        return _free_piece_violations(ctx, i, kind, edge, path)
+
+    def place_free_piece(self, ctx: "Ctx", s: State, kind: str, edge) -> bool:
+        from .actions import PlayGoldRoadBuilding
+        PlayGoldRoadBuilding.place_piece(ctx, s, kind, edge)
+        return True
+
     def route_pieces(self, state: State, player: int):
         return [(e, "road") for e, p in state.roads.items() if p == player]   # GOLD-029: ships never count
 
