@@ -125,6 +125,25 @@ def _brute(spec: dict, p: int):
     return sum(range_admits(t, spec, Action(t, p, {"resources": h})) for h in _hands(spec["resources"]))
 
 
+def _ranges_counted(listed, state, graph, scen) -> tuple[int, int]:
+    """(number of ranges, members of them all) of a listing, each range's count checked against a brute
+    force (engine ranges) or its members (module ranges) where that is cheap."""
+    ranged = members = 0
+    for t, group in listed["ranges"].items():
+        kind = RANGE_KINDS.get(t)
+        for spec in group:
+            ranged += 1
+            counted = range_count(spec)
+            if kind is None:
+                brute = _brute(spec, listed["player"])
+                if brute is not None:
+                    assert counted == brute, spec
+            if counted <= 3000:
+                assert _members_checked(state, graph, scen, spec, bool(kind and kind.positional)) == counted
+            members += counted
+    return ranged, members
+
+
 def _members_checked(state, graph, scen, spec, positional):
     members = list(range_members(spec))
     keys = [json.dumps(a.params, sort_keys=True, default=str) for a in members]
@@ -151,19 +170,8 @@ def _check_perft1(client, state, scen) -> int:
         assert answer.get_json()["errors"][0]["pointer"] == "/state"
         return -1
     assert answer.status_code == 200, answer.get_json()
-    size, ranged = listed["count"], 0
-    for t, specs in listed["ranges"].items():
-        kind = RANGE_KINDS.get(t)
-        for spec in specs:
-            ranged += 1
-            counted = range_count(spec)
-            if kind is None:
-                brute = _brute(spec, listed["player"])
-                if brute is not None:
-                    assert counted == brute, spec
-            if counted <= 3000:
-                assert _members_checked(state, graph, scen, spec, bool(kind and kind.positional)) == counted
-            size += counted
+    ranged, members = _ranges_counted(listed, state, graph, scen)
+    size = listed["count"] + members
     assert answer.get_json()["count"] == size
     assert answer.get_json()["player"] == listed["player"]
     return ranged
@@ -364,18 +372,7 @@ def test_perft1_counts_every_kind_of_range(client, sid, n, options, seed, step, 
     listed = client.post("/v1/legal-actions", json=body).get_json()
     specs = [s for s in listed["ranges"].get(type_, []) if s.get("card") == card]
     assert specs, f"no range of {type_} {card or ''} at step {step}"
-    size = listed["count"]
-    for t, group in listed["ranges"].items():
-        kind = RANGE_KINDS.get(t)
-        for spec in group:
-            counted = range_count(spec)
-            if kind is None:
-                brute = _brute(spec, listed["player"])
-                if brute is not None:
-                    assert counted == brute, spec
-            if counted <= 3000:
-                assert _members_checked(state, graph, scen, spec, bool(kind and kind.positional)) == counted
-            size += counted
+    size = listed["count"] + _ranges_counted(listed, state, graph, scen)[1]
     assert client.post("/v1/perft", json={**body, "depth": 1}).get_json()["count"] == size
     two = client.post("/v1/perft", json={**body, "depth": 2, "divide": True}).get_json()
     assert two["count"] == sum(row["count"] for row in two["divide"])

@@ -602,28 +602,29 @@ def plans(state, graph, player: int, grain: bool = False) -> dict[tuple, dict]:
     if book is not None:
         for (kind, d), plan in out.items():
             book[(player, tuple(plan["path"]), None, None, bool(grain))] = Segment(mp=plan["mp"], end=d)
+    def cheapest(tries, plaza, jump, need):
+        """The first of ``tries`` (cheapest first) that fits ``need`` MP and that the step-cost function
+        judges legal, as a plan (kept in ``book``), or None."""
+        for mp, path in tries:
+            if mp + need > left:
+                continue
+            seg = judge_segment(state, graph, player, list(path), plaza, jump, grain)
+            if isinstance(seg, Segment):
+                if book is not None:
+                    book[(player, tuple(path), plaza, jump, bool(grain))] = seg
+                return mp, path, sum(p.gold for p in seg.payments)
+        return None
+
     for name, tries in raw["plazas"].items():
-        for mp, path in tries:
-            if mp > left:
-                continue
-            seg = judge_segment(state, graph, player, list(path), name, None, grain)
-            if isinstance(seg, Segment):
-                if book is not None:
-                    book[(player, tuple(path), name, None, bool(grain))] = seg
-                out[("plaza", name)] = {"path": list(path), "mp": mp, "plaza": name,
-                                        "gold": sum(p.gold for p in seg.payments)}
-                break
+        found = cheapest(tries, name, None, 0)
+        if found is not None:
+            mp, path, gold = found
+            out[("plaza", name)] = {"path": list(path), "mp": mp, "plaza": name, "gold": gold}
     for tgt, tries in raw["jumps"].items():
-        for mp, path in tries:
-            if left - mp < 1:
-                continue
-            seg = judge_segment(state, graph, player, list(path), None, tgt, grain)
-            if isinstance(seg, Segment):
-                if book is not None:
-                    book[(player, tuple(path), None, tgt, bool(grain))] = seg
-                out[("jump", tgt)] = {"path": list(path), "mp": left, "jump": tgt,
-                                      "gold": sum(p.gold for p in seg.payments)}
-                break
+        found = cheapest(tries, None, tgt, 1)          # a jump leaves at least 1 MP to spend on it
+        if found is not None:
+            _mp, path, gold = found
+            out[("jump", tgt)] = {"path": list(path), "mp": left, "jump": tgt, "gold": gold}
     return out
 
 
