@@ -89,23 +89,26 @@ IMPORTED = {  # save -> (our scenario, players)
     "testsea-closed.game.json": ("seafarers", 3),
     "tradeoffers.game.json": ("base", 4),
     "tradestats.game.json": ("base", 3),
+    # D-records-two-players: 2 seats of 4, refereed by the base rules unchanged
+    "all-basic-actions-first-turn.game.json": ("seafarers", 2),
+    "all-basic-actions-over.game.json": ("seafarers", 2),
+    "reletest-longest-joinships.game.json": ("seafarers", 2),
+    # the 6-player board (encoding v2): 5 players with the 5-6 extension; 4 players on it (R-001)
+    "modelversion-2300.game.json": ("base", 5),
+    "test6p-sbp.game.json": ("base", 5),
+    "reletest-longest-3p.game.json": ("base", 4),
+    # D-records-deck: cards a debug command gave, and played cards the save credits to nobody
+    "classic-botturn.game.json": ("base", 3),
+    "devcard-stats.game.json": ("base", 3),
+    "message-seqs.game.json": ("seafarers", 3),
+    "classic-over.game.json": ("base", 3),
 }
 REFUSED = {  # save -> (pointer, words of the reason)
-    "all-basic-actions-first-turn.game.json": ("/record/playerSeats", "2 seated players"),
-    "all-basic-actions-over.game.json": ("/record/playerSeats", "2 seated players"),
-    "reletest-longest-joinships.game.json": ("/record/playerSeats", "2 seated players"),
-    "testscen-simple-sany.game.json": ("/record/playerSeats", "2 seated players"),
-    "modelversion-2300.game.json": ("/record/playerSeats", "5 seated players"),
-    "test6p-sbp.game.json": ("/record/playerSeats", "5 seated players"),
-    "reletest-longest-3p.game.json": ("/record/playerSeats", "6-player game"),
     "bad-field-contents.game.json": ("/record/playerSeats/1/oldDevCards/1", "NOT_A_DEFINED_NAME"),
     "bad-gameopt-inactive.game.json": ("/record/gameOptions/_TESTACT", "not one we play"),
     "bad-gameopt-unknown.game.json": ("/record/gameOptions/_NOEXIST", "not one we play"),
     "bad-scen-unsupported.game.json": ("/record/gameOptions/_SC_CLVI", "not one we play"),
-    "classic-botturn.game.json": ("/record/devCardDeck", "15 knight cards"),
-    "devcard-stats.game.json": ("/record/devCardDeck", "4 road_building cards"),
-    "message-seqs.game.json": ("/record/devCardDeck", "15 knight cards"),
-    "classic-over.game.json": ("/record/devCardDeck", "does not say who played"),
+    "testscen-simple-sany.game.json": ("/record/gameOptions/NT", "without trades between players"),
 }
 
 
@@ -152,6 +155,95 @@ def test_a_save_holding_what_we_do_not_play_is_refused_naming_it(name):
     assert e.value.status == 422
     assert e.value.errors[0]["pointer"] == pointer
     assert words in e.value.errors[0]["detail"]
+
+
+def test_v2_hexes_are_our_five_six_board_and_its_ports_lie_between_land_and_frame():
+    """The 6-player board (encoding v2, JSettlers2's SOCBoard6p): its 30 land hexes (the v1 grid) are the 30
+    land hexes of our 5-6 board (BASE56-013), and each port's fixed edge is a side between land and frame."""
+    from service.engine.modules.five_six.board import LAND
+    got = read(js_save("test6p-sbp.game.json"))
+    land = {(h["q"], h["r"]) for h in got["state"]["board"]["hexes"] if h["terrain"] not in ("frame", "sea")}
+    assert land == set(LAND)
+    frame = {(h["q"], h["r"]) for h in got["state"]["board"]["hexes"] if h["terrain"] == "frame"}
+    harbors = got["state"]["board"]["harbors"]
+    assert len(harbors) == 11
+    for hb in harbors:
+        a, b = edge_hexes(tuple(hb["edge"]))
+        assert {a in land, b in land} == {True, False} and (a in frame or b in frame)
+
+
+def test_a_save_in_the_special_building_phase_is_our_slot_of_that_phase_base56_028(cache):
+    """test6p-sbp: JSettlers2's Special Building Phase (gameState 100) after seat 3's turn, seat 1 building:
+    our phase special_build, the ended player and the slot's player the same seats (BASE56-028)."""
+    got = read(js_save("test6p-sbp.game.json"))
+    seats = got["source"]["seats"]
+    st = got["state"]
+    assert st["phase"] == "special_build"
+    assert seats[st["scenario_state"]["special_build"]["ended"]] == 3 and seats[st["current_player"]] == 1
+    cmp = position_comparison(got, cache)
+    assert cmp["state"]["phase"] == "special_build"
+    assert cmp["derived"]["special_build"]["ended"] == st["scenario_state"]["special_build"]["ended"]
+
+
+def test_a_five_player_save_has_the_five_six_components():
+    """modelversion-2300 (cards and pieces written as numbers): 5 players, so the 5-6 extension's deck of 34
+    and bank of 24 of each resource (BASE56-005, -006)."""
+    got = read(js_save("modelversion-2300.game.json"))
+    st = got["state"]
+    assert sum(st["dev_deck"].values()) + sum(sum(p[k].values()) for p in st["players"] for k in (
+        "dev_cards", "dev_cards_new", "dev_cards_played")) == 34
+    assert all(st["bank"][r] + sum(p["resources"].get(r, 0) for p in st["players"]) == 24 for r in st["bank"])
+
+
+def test_two_seated_players_are_read_by_the_base_rules_d_records_two_players(cache):
+    got = read(js_save("all-basic-actions-over.game.json"))
+    assert any(p["note"].startswith("D-records-two-players") for p in got["provenance"])
+    cmp = position_comparison(got, cache)
+    assert cmp["derived"]["winner"] == got["state"]["winner"] == got["stated"]["vp"].index(10)
+
+
+def test_cards_a_debug_command_gave_leave_our_deck_d_records_deck():
+    """classic-botturn: the save's deck still holds all 25 cards while two players hold 5 more (JSettlers2's
+    debug command): hands as the save says, our deck the game's cards less those, each kind named."""
+    save = js_save("classic-botturn.game.json")
+    got = read(save)
+    st = got["state"]
+    assert st["players"][2]["dev_cards"]["year_of_plenty"] == 1           # seat 3 (debug) holds DISC
+    assert st["dev_deck"] == {"knight": 13, "road_building": 1, "year_of_plenty": 0, "monopoly": 2,
+                              "victory_point": 4}
+    notes = [p["note"] for p in got["provenance"] if p["note"].startswith("D-records-deck")]
+    assert len(notes) == 4 and all("debug command" in n for n in notes)
+    save["playerSeats"][3]["oldDevCards"] += ["DISC", "DISC"]             # 3 of the 2 a game has, in hands
+    with pytest.raises(RecordProblem) as e:
+        read(save)
+    assert e.value.errors[0]["pointer"] == "/record/devCardDeck" and "more than the 2" in e.value.errors[0]["detail"]
+
+
+@pytest.mark.parametrize("opt,words", [("RD=t", "robber kept off the desert"), ("NT=t", "without trades"),
+                                        ("DEBUGINT=t500", "keeps for its own tests")])
+def test_a_house_rule_we_do_not_play_is_refused_naming_the_option(opt, words):
+    save = js_save("tradestats.game.json")
+    save["gameOptions"] += "," + opt
+    with pytest.raises(RecordProblem) as e:
+        read(save)
+    assert e.value.errors[0]["pointer"] == "/record/gameOptions/" + opt.split("=")[0]
+    assert words in e.value.errors[0]["detail"]
+
+
+def test_options_with_a_counterpart_are_read():
+    """PLP on is our BASE56-003 (nothing to say); off with 4 players on the 6-player board it is named in
+    the provenance; _VP_ALL in a scenario is the standard 10 VP."""
+    save = js_save("reletest-longest-3p.game.json")
+    assert "PLP" not in save["gameOptions"]
+    save["gameOptions"] += ",PLP=f"
+    assert "BASE56-003" in {p["field"]: p["note"] for p in read(save)["provenance"]}["/record/gameOptions/PLP"]
+    save["gameOptions"] = save["gameOptions"].replace("PLP=f", "PLP=t")
+    assert "/record/gameOptions/PLP" not in {p["field"] for p in read(save)["provenance"]}
+    isl = js_save("testscen-simple-4isl.game.json")
+    isl["gameOptions"] = isl["gameOptions"].replace(",VP=t12", "")
+    assert "vp_target" not in read(isl)["state"]
+    isl["gameOptions"] += ",_VP_ALL=t"
+    assert read(isl)["state"]["vp_target"] == 10
 
 
 def test_a_save_from_a_model_version_we_do_not_know_is_refused():

@@ -6,12 +6,29 @@ Road holder, each player's VP) to compare with ours. What a save holds that we d
 board, fog hexes, a scenario we have not registered, a rule option such as "robber can't return to the
 desert") is a :class:`~.problems.RecordProblem` naming the field: never a guess.
 
-Decision D-records-options (the one place it is decided, :data:`OPTIONS`): a JSettlers2 game option is
-either read into our state (``PL``, ``VP``, ``SBL``, ``SC``, the scenario's own ``_SC_`` option), accepted
-because nothing we judge from the record depends on it (``BC`` only shapes how the board was dealt, ``N7``
-and ``N7C`` only which dice were rolled, and a record carries its dice; ``UB``/``UBL`` allow undo, which a save
-cannot hold; ``_BHW`` the board's size, read; ``PLP`` is off) and listed in the provenance, or refused with a
-422 naming it (everything else, e.g. ``PLB`` the 6-player board, ``RD`` set, ``NT`` set, ``_SC_SANY``).
+Decision D-records-options (the one place it is decided, :func:`check_options`): a JSettlers2 game option is
+either read into our state (``PL``, ``VP``, ``SBL``, ``SC``, the scenario's own ``_SC_`` option, ``_BHW`` the
+sea board's size, ``PLB`` the 6-player board: its layout is read as posted, and with 5 or 6 players the 5-6
+extension referees the game; ``PLP`` switched on is our own BASE56-003; ``_VP_ALL`` the standard 10 VP in a
+scenario), accepted because nothing we judge from the record depends on it (``BC`` only shapes how the board
+was dealt, ``N7`` and ``N7C`` only which dice were rolled, and a record carries its dice; ``UB``/``UBL`` allow
+undo, which a save cannot hold) and listed in the provenance, or refused with a 422 naming it: ``RD`` set (the
+robber kept off the desert) and ``NT`` set (no trades between players) are house rules we do not play, and so
+is every option JSettlers2 keeps for its own tests (``_TESTACT``, ``DEBUG...``, ``_3P``) or does not know.
+
+Decision D-records-two-players (:data:`SEATED`): JSettlers2 plays 2 seats of a 4-seat game by its 3-4 player
+rules unchanged (no neutral player, no trade tokens), and our input boundary takes a posted position of 2 players
+and referees it by the same base rules (no rule of the base game or Seafarers reads the number of players but
+set-up order, which follows the seats): such a save or log is read as it is, the provenance says so.
+
+Decision D-records-deck (:func:`dev_deck`): a save's deck is hidden from the players; our position keeps the
+game's cards conserved (the deck holds the game's cards less those in hands and played). A JSettlers2 save can
+break that two ways, both kept by its test saves: its debug command ``dev:`` gives a player a card that never
+left the deck, and a save written before 2.5 keeps no list of the progress cards played. The hands and played
+cards are read as the save states them and the deck is the game's cards less those; the provenance names each
+kind whose count in the save's deck differs. A save whose hands and played cards alone hold more of a kind than
+the game has is refused (no deck can make it). The derived values compared with the save (VP, Longest Road,
+Largest Army) never read the deck.
 """
 from __future__ import annotations
 
@@ -41,19 +58,26 @@ SCENARIO_OPTIONS = {"SC_4ISL": {"_SC_SEAC"}}
 #: Per-player counts of played progress cards a save may keep among a seat's elements.
 PLAYED_ELEMENTS = {"NUM_PLAYED_DEV_CARD_ROADS": "road_building", "NUM_PLAYED_DEV_CARD_DISC": "year_of_plenty",
                    "NUM_PLAYED_DEV_CARD_MONO": "monopoly"}
-#: The development cards of a game (JSettlers2's and ours).
-DECK = {"knight": 14, "road_building": 2, "year_of_plenty": 2, "monopoly": 2, "victory_point": 5}
-#: ``gameState`` values a save is taken in -> (our phase, rolled).
-GAME_STATES = {15: ("roll", False), 20: ("main", True), 1000: ("game_over", True)}
+#: Development card types as numbers (``SavedGameModel`` 2300 writes them so; 0 is JSettlers2's UNKNOWN).
+DEV_CARD_NUMBERS = {1: "ROADS", 2: "DISC", 3: "MONO", 4: "CAP", 5: "MARKET", 6: "UNIV", 7: "TEMPLE", 8: "CHAPEL",
+                    9: "KNIGHT"}
+#: Piece types as numbers (``SavedGameModel`` 2300): JSettlers2's ROAD, SETTLEMENT, CITY, SHIP.
+PIECE_NUMBERS = {0: "ROAD", 1: "SETTLEMENT", 2: "CITY", 3: "SHIP"}
+#: ``gameState`` values a save is taken in -> (our phase, rolled). 100: JSettlers2's Special Building Phase.
+GAME_STATES = {15: ("roll", False), 20: ("main", True), 100: ("special_build", True), 1000: ("game_over", True)}
+#: Decision D-records-two-players: the numbers of seated players read (2: see the module text; 5-6: the 5-6
+#: extension, switched on by the count).
+SEATED = (2, 3, 4, 5, 6)
 
 # Decision D-records-options (see the module text).
-OPTIONS_READ = {"PL", "VP", "SBL", "SC", "_BHW"}
+OPTIONS_READ = {"PL", "VP", "SBL", "SC", "_BHW", "PLB", "_VP_ALL"}
 OPTIONS_IGNORED = {"BC": "only how the board was dealt (clumps broken up)",
                    "N7": "only which dice could be rolled in the first rounds; a record carries its dice",
                    "N7C": "only which dice could be rolled before the first city; a record carries its dice",
                    "UB": "undo of a build or move: a save holds no undo, a log's undo is refused where met",
                    "UBL": "how many undos were allowed"}
-OPTIONS_OFF_ONLY = {"PLP", "RD", "NT", "PLB", "_VP_ALL"}
+#: House rules we do not play: accepted only switched off.
+OPTIONS_OFF_ONLY = {"RD": "the robber kept off the desert once moved", "NT": "a game without trades between players"}
 
 
 def parse_options(text: Any, pointer: str = "/record/gameOptions") -> dict[str, str]:
@@ -92,15 +116,24 @@ def check_options(opts: dict[str, str], players: int, pointer: str, provenance: 
         if k in OPTIONS_IGNORED:
             provenance.append({"field": f"{pointer}/{k}", "value": v, "note": f"accepted: it changes {OPTIONS_IGNORED[k]}"})
             continue
+        if k == "PLP":
+            # JSettlers2: "6-player board: Special Building only with 5 or 6 players in the game". On, it is
+            # our rule (BASE56-003); off, it lets fewer players on the 6-player board build specially, which
+            # we do not play: a position that is not in that phase is read, and the provenance says so.
+            if not _opt_bool(v) and _opt_bool(opts.get("PLB", "f")) and players < 5:
+                provenance.append({"field": f"{pointer}/PLP", "value": v, "note": "JSettlers2 lets this game of "
+                                   f"{players} on the 6-player board build in a Special Building Phase; we do not "
+                                   "(BASE56-003): a replay from this position has none"})
+            continue
         if k in OPTIONS_OFF_ONLY and not _opt_bool(v):
             continue
         if k in OPTIONS_OFF_ONLY:
-            what = {"PLB": "the 6-player board (we play 3 or 4 players on the 4-player board)",
-                    "PLP": "the 6-player board's special building", "RD": "the robber kept off the desert",
-                    "NT": "a game without trades between players", "_VP_ALL": "default VP in every scenario"}[k]
-            raise unsupported(f"{pointer}/{k}", f"game option {k}={v} is {what}, a rule we do not play")
+            raise unsupported(f"{pointer}/{k}", f"game option {k}={v} is {OPTIONS_OFF_ONLY[k]}, a house rule "
+                              "we do not play")
         raise unsupported(f"{pointer}/{k}", f"game option {k}={v} is not one we play"
-                          + (f" in scenario {scen_key}" if scen_key else ""))
+                          + (f" in scenario {scen_key}" if scen_key else "")
+                          + (" (an option JSettlers2 keeps for its own tests)" if k.startswith(("_T", "DEBUG", "_3P"))
+                             else ""))
     if scen_key is not None:
         sid = SCENARIOS.get((scen_key, players))
         if sid is None:
@@ -112,6 +145,14 @@ def check_options(opts: dict[str, str], players: int, pointer: str, provenance: 
     vp = None
     if "VP" in opts and _opt_bool(opts["VP"]):
         vp = _opt_int(opts["VP"], f"{pointer}/VP", "VP")
+    elif scen_key is not None and _opt_bool(opts.get("_VP_ALL", "f")):
+        vp = 10
+        provenance.append({"field": f"{pointer}/_VP_ALL", "value": opts["_VP_ALL"],
+                           "note": "the standard 10 VP to win in place of the scenario's own"})
+    if _opt_bool(opts.get("PLB", "f")):
+        provenance.append({"field": f"{pointer}/PLB", "value": opts["PLB"], "note": "the 6-player board, read as "
+                           "posted" + (" (the 5-6 extension referees a game of 5 or 6)" if players >= 5 else
+                                       f" (R-001: any board; {players} players, so not the 5-6 extension)")})
     return sid, vp
 
 
@@ -191,6 +232,64 @@ def board_v1(layout: dict, pointer: str, provenance: list) -> Board:
     return b
 
 
+#: The 6-player board (encoding v2): its ports' edges and facings, fixed by the encoding (JSettlers2's
+#: ``SOCBoard6p``); the layout's ``PL`` gives each one's kind in this order.
+V2_PORT_EDGES = (0x07, 0x3A, 0x7C, 0xAC, 0xCA, 0xC7, 0xA3, 0x70, 0x30, 0x00, 0x03)
+V2_PORT_FACINGS = (3, 4, 4, 5, 5, 6, 6, 1, 1, 2, 3)
+#: v2 port kinds (``SOCBoard`` port types: 0 generic 3:1, 1..5 the 2:1 resources).
+V2_PORTS = PORTS
+
+
+def board_v2(layout: dict, pointer: str, provenance: list) -> Board:
+    """The 6-player board (``layout2`` with ``boardEncodingFormat`` 2): the v1 grid and its 37-slot ``HL``/``NL``
+    order, with the 30 land hexes of the 5-6 board, ports on fixed edges (``PL``: their kinds) and, unlike
+    v1, ``NL`` holding the dice numbers themselves. Every hex beside the land that is not land is our frame."""
+    b = Board(1)
+    b.encoding = 2
+    parts = layout.get("layoutParts")
+    if not isinstance(parts, dict):
+        raise malformed(f"{pointer}/layoutParts", "missing")
+    pp = f"{pointer}/layoutParts"
+    for key in parts:
+        if key not in ("HL", "NL", "RH", "PL"):
+            raise unsupported(f"{pp}/{key}", f"layout part {key!r} is not one of the 6-player board's (HL, NL, RH, PL)")
+    hl = _int_list(parts.get("HL"), f"{pp}/HL", 37)
+    nl = _int_list(parts.get("NL"), f"{pp}/NL", 37)
+    if len(hl) != 37 or len(nl) != 37:
+        raise malformed(f"{pp}/HL", "the 6-player board's layout has 37 slots (HL and NL)")
+    for i, (code, h) in enumerate(zip(hl, g.V1_HEXES)):
+        if code == V1_SENT_WATER:
+            continue
+        terrain = "desert" if code == V1_SENT_DESERT else TERRAIN_V3.get(code)
+        if terrain is None or terrain == "gold":
+            raise malformed(f"{pp}/HL/{i}", f"{code} is not a hex type of the v2 encoding")
+        tile: dict[str, Any] = {"terrain": terrain}
+        if nl[i] >= 0 and terrain != "desert":
+            if nl[i] not in V1_DICE:
+                raise malformed(f"{pp}/NL/{i}", f"{nl[i]} is not a dice number")
+            tile["number"] = nl[i]
+        b.hexes[g.v1_hex(h)] = tile
+    from ..engine.geometry import hex_neighbours
+    for at in list(b.hexes):
+        for nb in hex_neighbours(at):
+            b.hexes.setdefault(nb, {"terrain": "frame"})
+    pl = _int_list(parts.get("PL", []), f"{pp}/PL", len(V2_PORT_EDGES))
+    if pl and len(pl) != len(V2_PORT_EDGES):
+        raise malformed(f"{pp}/PL", f"the 6-player board has {len(V2_PORT_EDGES)} ports")
+    for i, kind in enumerate(pl):
+        if kind not in V2_PORTS:
+            raise malformed(f"{pp}/PL/{i}", f"{kind} is not a port type (0: 3:1, 1..5: 2:1)")
+        e = g.v1_edge(V2_PORT_EDGES[i])
+        b.harbors[e] = V2_PORTS[kind]
+    provenance.append({"field": pp, "note": "the 6-player board (encoding v2): HL water slots are off the board, "
+                       "a frame ring surrounds the 30 land hexes; NL holds dice numbers; each port of PL lies on its "
+                       "fixed edge of the encoding (SOCBoard6p's port edges)"})
+    rh = parts.get("RH")
+    if type(rh) is int and rh > 0:
+        b.robber = b.hex(rh, f"{pp}/RH")
+    return b
+
+
 def board_v3(layout: dict, opts: dict[str, str], pointer: str, provenance: list) -> Board:
     b = Board(3)
     if layout.get("boardEncodingFormat") != 3:
@@ -265,8 +364,8 @@ def seat_map(seats: list, pointer: str, first: Any = None) -> list[int]:
     """JSettlers2 seat numbers of the seated players, in turn order from the first player (our player 0
     starts, BASE-SETUP-1): our player i is seat ``seat_map(...)[i]``."""
     out = [i for i, s in enumerate(seats) if isinstance(s, dict) and not s.get("isSeatVacant", False)]
-    if not 3 <= len(out) <= 4:
-        raise unsupported(pointer, f"{len(out)} seated players: we play 3 or 4")
+    if len(out) not in SEATED:
+        raise unsupported(pointer, f"{len(out)} seated players: we play {SEATED[0]} to {SEATED[-1]}")
     if first in out:
         k = out.index(first)
         out = out[k:] + out[:k]
@@ -280,11 +379,41 @@ def _cards(names: Any, pointer: str) -> dict[str, int]:
     if not isinstance(names, list) or len(names) > 200:
         raise malformed(pointer, "must be a list of development card names")
     for i, c in enumerate(names):
+        if type(c) is int:                  # SavedGameModel 2300: card types as numbers
+            c = DEV_CARD_NUMBERS.get(c, c)
         ours = DEV_CARDS.get(c) if isinstance(c, str) else None
         if ours is None:
             raise unsupported(f"{pointer}/{i}", f"{c!r} is not a development card we know "
-                              f"({', '.join(sorted(DEV_CARDS))})")
+                              f"({', '.join(sorted(DEV_CARDS))}): JSettlers2 loads a card name it does not know "
+                              "as a card of unknown type, which no rule of ours can play or score")
         out[ours] += 1
+    return out
+
+
+def game_of(sid: str, players: int) -> Any:
+    """The game a record is read into: our scenario with the expansions its number of players switches on
+    (the 5-6 extension for 5 or 6), for its components (deck, resource cards)."""
+    from ..engine.scenarios import SCENARIOS, with_expansions
+    return with_expansions(SCENARIOS[sid], None, players)
+
+
+def dev_deck(saved: dict[str, int], players: list[dict], game_deck: dict[str, int], pointer: str,
+             provenance: list, large_deck: bool = False) -> dict[str, int]:
+    """Decision D-records-deck (see the module text): the game's cards less those in hands and played."""
+    out = {}
+    for card, total in game_deck.items():
+        held = sum(pl[k][card] for pl in players for k in ("dev_cards", "dev_cards_new", "dev_cards_played"))
+        if held > total:
+            raise unsupported(pointer, f"the players hold and have played {held} {card} cards, more than the {total} "
+                              "a game has (cards a debug command gave)")
+        out[card] = total - held
+        if out[card] != saved.get(card, 0):
+            why = (("JSettlers2 deals its 34-card 5-6 deck to any game on the 6-player board" if large_deck else
+                    "cards given by JSettlers2's debug command, which never left its deck") if saved.get(card, 0) > out[card]
+                   else "cards played that the save does not credit to a player (no list of played cards)")
+            provenance.append({"field": pointer, "value": saved.get(card, 0), "note": f"D-records-deck: {card}: "
+                               f"{out[card]} in our deck, the {total} of the game less {held} in hands and played; the "
+                               f"save's deck holds {saved.get(card, 0)} ({why})"})
     return out
 
 
@@ -303,9 +432,11 @@ def import_save(save: Any, pointer: str = "/record") -> dict[str, Any]:
     opts = parse_options(_need(save, "gameOptions", str, pointer), f"{pointer}/gameOptions")
     els0 = save.get("elements") if isinstance(save.get("elements"), dict) else {}
     seated = seat_map(seats, f"{pointer}/playerSeats", els0.get("FIRST_PLAYER"))
-    if len(seats) != 4:
-        what = "a 6-player game, we play 3 or 4 players" if len(seats) > 4 else "a JSettlers2 game has 4 seats (or 6)"
-        raise unsupported(f"{pointer}/playerSeats", f"{len(seats)} seats: {what}")
+    if len(seats) not in (4, 6):
+        raise malformed(f"{pointer}/playerSeats", f"{len(seats)} seats: a JSettlers2 game has 4 seats (or 6)")
+    if len(seated) == 2:
+        prov.append({"field": f"{pointer}/playerSeats", "note": "D-records-two-players: 2 seated players, refereed "
+                     "by the base rules unchanged (as JSettlers2 plays them)"})
     sid, vp = check_options(opts, len(seated), f"{pointer}/gameOptions", prov)
     gs = _need(save, "gameState", int, pointer)
     if gs not in GAME_STATES:
@@ -320,9 +451,11 @@ def import_save(save: Any, pointer: str = "/record") -> dict[str, Any]:
     elif "layout2" in info:
         lay = _need(info, "layout2", dict, f"{pointer}/boardInfo")
         if lay.get("boardEncodingFormat") == 2:
-            raise unsupported(f"{pointer}/boardInfo/layout2/boardEncodingFormat",
-                              "the 6-player board (encoding v2) is not one we play")
-        board = board_v3(lay, opts, f"{pointer}/boardInfo/layout2", prov)
+            if sid != "base":
+                raise unsupported(f"{pointer}/boardInfo/layout2", "the classic 6-player board in a sea game")
+            board = board_v2(lay, f"{pointer}/boardInfo/layout2", prov)
+        else:
+            board = board_v3(lay, opts, f"{pointer}/boardInfo/layout2", prov)
     else:
         raise malformed(f"{pointer}/boardInfo", "holds neither layout1 nor layout2")
     els = save.get("elements") or {}
@@ -384,6 +517,8 @@ def import_save(save: Any, pointer: str = "/record") -> dict[str, Any]:
         for i, pc in enumerate(pieces):
             pt = f"{sp}/pieces/{i}"
             kind = pc.get("pieceType") if isinstance(pc, dict) else None
+            if type(kind) is int:             # SavedGameModel 2300: piece types as numbers
+                kind = PIECE_NUMBERS.get(kind, kind)
             c = pc.get("coord") if isinstance(pc, dict) else None
             if type(c) is not int:
                 raise malformed(f"{pt}/coord", "must be an integer coordinate")
@@ -403,19 +538,16 @@ def import_save(save: Any, pointer: str = "/record") -> dict[str, Any]:
                 (roads if kind == "ROAD" else ships).append({"player": p, "edge": list(ed)})
             else:
                 raise unsupported(f"{pt}/pieceType", f"piece {kind!r} is not one we play")
-    deck = _cards(save.get("devCardDeck", []), f"{pointer}/devCardDeck")
-    for card, total in DECK.items():
-        held = deck[card] + sum(pl[k][card] for pl in players for k in ("dev_cards", "dev_cards_new", "dev_cards_played"))
-        if held != total:
-            why = ("more than the game has" if held > total else
-                   "the save does not say who played the others (our position keeps played cards per player)")
-            raise unsupported(f"{pointer}/devCardDeck", f"{held} {card} cards in the deck, in hands and played, of the "
-                              f"{total} a game has: {why}")
-    bank = {r: 19 - sum(pl["resources"].get(r, 0) for pl in players) for r in RESOURCES.values()}
+    game = game_of(sid, len(seated))
+    deck = dev_deck(_cards(save.get("devCardDeck", []), f"{pointer}/devCardDeck"), players, game.dev_deck,
+                    f"{pointer}/devCardDeck", prov, large_deck=len(seats) == 6 and len(seated) < 5)
+    total = game.resource_count
+    bank = {r: total - sum(pl["resources"].get(r, 0) for pl in players) for r in RESOURCES.values()}
     for r, v in bank.items():
         if v < 0:
-            raise unsupported(f"{pointer}/playerSeats", f"the players hold {19 - v} {r}: more than the 19 cards there are")
-    prov.append({"field": f"{pointer}/playerSeats", "note": "the bank is 19 of each resource less the players' hands "
+            raise unsupported(f"{pointer}/playerSeats", f"the players hold {total - v} {r}: more than the {total} "
+                              "cards there are")
+    prov.append({"field": f"{pointer}/playerSeats", "note": f"the bank is {total} of each resource less the players' hands "
                  "(a save does not hold it)"})
     prov.append({"field": f"{pointer}/playerSeats", "note": "our players " + ", ".join(
         f"{i} = seat {s}" + (f" ({seats[s].get('name')})" if seats[s].get("name") else "") for i, s in enumerate(seated))})
@@ -443,6 +575,16 @@ def import_save(save: Any, pointer: str = "/record") -> dict[str, Any]:
     }
     if vp is not None:
         state["vp_target"] = vp
+    if phase == "special_build":
+        ended = ours(els.get("SPECIAL_BUILDING_AFTER_PLAYER"), "SPECIAL_BUILDING_AFTER_PLAYER")
+        if ended is None or len(seated) < 5:
+            raise unsupported(f"{pointer}/gameState", "a Special Building Phase outside a game of 5 or 6 (BASE56-003) "
+                              "or without the player whose turn ended (SPECIAL_BUILDING_AFTER_PLAYER)")
+        state["scenario_state"] = {"special_build": {"ended": ended}}
+        prov.append({"field": f"{pointer}/elements/SPECIAL_BUILDING_AFTER_PLAYER", "value": els.get(
+            "SPECIAL_BUILDING_AFTER_PLAYER"), "note": "the Special Building Phase after this player's turn; the slot "
+            "is CURRENT_PLAYER's. Every later player has a slot (BASE56-028), asked for or not (JSettlers2 gives "
+            "slots only to those who asked, ASK_SPECIAL_BUILD)"})
     if phase == "game_over":
         state["winner"] = state["current_player"]
         prov.append({"field": f"{pointer}/gameState", "value": gs,
