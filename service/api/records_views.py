@@ -9,7 +9,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from ..engine import budget
 from ..engine.legal import action_json
-from ..records import FORMATS, read
+from ..records import FORMATS, read, read_for_replay
 from ..records.problems import RecordProblem
 from ..records.replay import position_comparison, replay_record
 from .body import read_json
@@ -85,13 +85,18 @@ def replay_record_view(req: dict):
     if others:
         raise invalid([{"pointer": f"/{k}", "detail": "give a record or a state/new_game with actions, not both"}
                        for k in others])
-    got = read_record(req["record"], req.get("format"))
+    try:
+        got, unread = read_for_replay(req["record"], req.get("format"))
+    except RecordProblem as e:
+        raise as_problem(e) from None
     if got["kind"] != "record":
         raise invalid([{"pointer": "/record", "detail": "a position save has no actions to replay; import it "
                         "(POST /v1/import) and post its state"}])
     rec = got["record"]
     cache = current_app.extensions["graph_cache"]
     res = replay_record(rec, cache, budget=budget.current())
+    if unread is not None and res["first_illegal"] is None:
+        raise as_problem(unread)        # legal up to a line we cannot read: nothing after it is judged
     r = res["_replay"]
     if not req["events"]:
         for st in r.steps:
@@ -103,5 +108,7 @@ def replay_record_view(req: dict):
                          with_derived=req["derived"], total=res["actions"])
     answer["record"] = {"first_illegal": res["first_illegal"], "stated": res["stated"],
                         "disagreements": res["disagreements"], "record": res["record"]}
+    if unread is not None:      # the first illegal move comes before the first line the record cannot be read at
+        answer["record"]["unread"] = unread.errors[0]
     from .integrity import tag_of
     return ok_text(ENCODE(answer), 200, tag_of(answer["final"]["state"]))

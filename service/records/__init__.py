@@ -81,4 +81,27 @@ def read(rec: Any, fmt: Optional[str] = None, pointer: str = "/record") -> dict[
     return {"format": fmt, "kind": "record", "record": rec_out}
 
 
-__all__ = ["FORMATS", "RecordProblem", "detect", "read", "record"]
+def read_for_replay(rec: Any, fmt: Optional[str] = None, pointer: str = "/record") -> tuple[dict[str, Any], Any]:
+    """``read`` for a replay: an event log refused at a line it cannot represent (a 422 naming that line) is
+    read up to that line instead, and the refusal is given back (``(got, problem)``; ``problem`` None when
+    the whole record was read). The replay judges the moves before the line: a first illegal move among them
+    is its verdict; if they are all legal the refusal stands (nothing after the line is judged, nor guessed)."""
+    try:
+        return read(rec, fmt, pointer), None
+    except RecordProblem as e:
+        line = e.errors[0].get("line") if e.errors else None
+        if e.status != 422 or not isinstance(line, int) or not isinstance(rec, str):
+            raise
+        if (fmt or detect(rec)) != "jsettlers2-soclog":
+            raise
+        try:
+            imp = soclog.import_log(rec, pointer, stop_at=line)
+        except RecordProblem:
+            raise e from None
+        source = {"format": "jsettlers2-soclog", **(imp.get("source") or {}), "read_up_to_line": line}
+        rec_out = record.new_record(imp["initial"], imp["actions"], source=source, sources=imp["sources"],
+                                    stated=None, provenance=imp.get("provenance"), checks=imp.get("checks"))
+        return {"format": "jsettlers2-soclog", "kind": "record", "record": rec_out}, e
+
+
+__all__ = ["FORMATS", "RecordProblem", "detect", "read", "read_for_replay", "record"]

@@ -17,7 +17,7 @@ import os
 import sys
 from typing import Any, Optional
 
-from . import FORMATS, MAX_RECORD_CHARS, read
+from . import FORMATS, MAX_RECORD_CHARS, read, read_for_replay
 from .problems import RecordProblem
 from .record import write_json, write_text
 
@@ -88,14 +88,18 @@ def cmd_import(a: argparse.Namespace) -> int:
 def cmd_replay(a: argparse.Namespace) -> int:
     from .replay import replay_record
     try:
-        got = read(_load_file(a.file), a.format)
+        got, unread = read_for_replay(_load_file(a.file), a.format)
         if got["kind"] != "record":
             raise RecordProblem("a position save has no actions to replay (import it instead)",
                                 [{"pointer": "/record", "detail": "a position, not a game record"}])
         res = replay_record(got["record"], _cache())
+        if unread is not None and res["first_illegal"] is None:
+            raise unread
     except Exception as e:
         return _problem(e)
     summary = {k: res[k] for k in ("actions", "applied", "all_legal", "first_illegal", "disagreements")}
+    if unread is not None:
+        summary["unread"] = unread.errors[0]
     summary["final_digest"] = res["final"]["digest"]
     sys.stderr.write(json.dumps(summary, ensure_ascii=False) + "\n")
     if a.out or a.print_record:

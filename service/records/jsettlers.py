@@ -314,7 +314,8 @@ def board_v3(layout: dict, opts: dict[str, str], pointer: str, provenance: list)
         c, t, n = lh[i:i + 3]
         at = b.hex(c, f"{pp}/LH/{i}")
         if t == 8:
-            raise unsupported(f"{pp}/LH/{i + 1}", "a fog hex (hidden until explored, scenario SC_FOG) is not one we play")
+            raise unsupported(f"{pp}/LH/{i + 1}", "a fog hex (type 8: hidden until a piece is placed beside it, JSettlers2's fog rule): "
+                              "no rule we play for this game reveals a hex (the general Seafarers rules have none)")
         terrain = TERRAIN_V3.get(t)
         if terrain is None:
             raise malformed(f"{pp}/LH/{i + 1}", f"{t} is not a land hex type")

@@ -100,6 +100,12 @@ def _replay_checked(state: Any, actions: list, graph: Any, checks: list[dict], b
             total.applied += r.applied
             if r.first_illegal is not None:
                 r.first_illegal["index"] += start
+                for v in r.first_illegal.get("violations") or []:      # (paths name the action in the whole list)
+                    path = v.get("path")
+                    if isinstance(path, str) and path.startswith("/actions/"):
+                        head, _, rest = path[len("/actions/"):].partition("/")
+                        if head.isdigit():
+                            v["path"] = f"/actions/{int(head) + start}" + (f"/{rest}" if rest else "")
                 total.first_illegal = r.first_illegal
             total.final, total.graph = r.final, r.graph
         cur, g = r.final, r.graph or g

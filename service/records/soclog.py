@@ -42,6 +42,8 @@ RES_NAMES = {"clay": "brick", "ore": "ore", "sheep": "wool", "wheat": "grain", "
 CARD_TYPES = {1: "road_building", 2: "year_of_plenty", 3: "monopoly", 4: "victory_point", 5: "victory_point",
               6: "victory_point", 7: "victory_point", 8: "victory_point", 9: "knight"}
 PIECES = {0: "road", 1: "settlement", 2: "city", 3: "ship"}
+#: JSettlers2's debug commands a player types (the server gives resources or cards, or changes the board).
+DEBUG_COMMANDS = {"rsrcs:", "dev:", "*freeplace*", "*scen*", "*gc*", "*clvi*", "*rev*"}
 #: Messages that change nothing we judge (text, prompts, faces, seat locks, statistics, requests a server
 #: answers with the messages we do read, hands and counts it restates).
 SKIPPED = {
@@ -155,6 +157,7 @@ class _Log:
         self.pending: Optional[dict] = None  # a robber move or dev card still taking its parts
         self.scores: dict[int, int] = {}
         self.over = False
+        self.sbp: Optional[list[int]] = None   # the Special Building Phase slots to come (5-6 players)
 
     def p(self, seat: Any, line: int) -> int:
         s = _int(seat, line, "a player number") if not isinstance(seat, int) else seat
@@ -187,8 +190,10 @@ class _Log:
             self.sources.append(line)
 
 
-def import_log(text: str, pointer: str = "/record") -> dict[str, Any]:
-    """A ``.soclog`` text -> ``{"format", "initial", "actions", "sources", "checks", "stated", "provenance"}``."""
+def import_log(text: str, pointer: str = "/record", stop_at: Optional[int] = None) -> dict[str, Any]:
+    """A ``.soclog`` text -> ``{"format", "initial", "actions", "sources", "checks", "stated", "provenance"}``.
+    ``stop_at``: read the lines before it only (an action it would have completed is left out), for the
+    replay of a log up to a line it cannot read (``service.records.read_for_replay``)."""
     if not isinstance(text, str):
         raise malformed(pointer, "a game event log is text")
     lines = text.split("\n")
@@ -201,6 +206,9 @@ def import_log(text: str, pointer: str = "/record") -> dict[str, Any]:
     saw_version = legacy
     for n, raw in enumerate(lines[1:] if not legacy else lines, start=2 if not legacy else 1):
         line = raw.rstrip("\r")
+        if stop_at is not None and n >= stop_at:
+            L.pending = None
+            break
         if len(line) > MAX_LINE:
             raise malformed(pointer, f"a line of more than {MAX_LINE} characters", n)
         if not line:
@@ -230,6 +238,13 @@ def import_log(text: str, pointer: str = "/record") -> dict[str, Any]:
             game = g or game
             L.options = js.parse_options(_get(params, "param2") or "", pointer)
             continue
+        if msg == "SOCGameTextMsg" and aud.startswith("f"):
+            said = (_get(params, "text") or "").strip()
+            if said.split(" ", 1)[0] in DEBUG_COMMANDS:
+                L.prov.append({"field": pointer, "line": n, "note": f"JSettlers2's debug command {said!r}: what it "
+                               "gives or changes is no move of the game and no rule's; it is not read, and the moves "
+                               "that count on it are judged without it"})
+                continue
         private = aud.startswith("p") or aud.startswith("!p")
         if aud != "all" and not (private and msg in ("SOCDevCardAction", "SOCRobberyResult", "SOCPlayerElements",
                                                      "SOCDiscard")):
@@ -279,7 +294,11 @@ def initial_state(scenario: str, players: int) -> dict[str, Any]:
         st = dump_state(start_game(scenario, players, 0, None))
         st["scenario_state"] = {}
         return st
-    st = dump_state(start_game("base", players, 0, None))
+    if players == 2:        # D-records-two-players: a new game's position of 3, its third seat left out
+        st = dump_state(start_game("base", 3, 0, None))
+        st["players"] = st["players"][:2]
+    else:
+        st = dump_state(start_game("base", players, 0, None))
     st["scenario"] = scenario
     for p in st["players"]:
         p["supply"]["ships"] = 15
@@ -311,10 +330,10 @@ def handle(L: _Log, aud: str, msg: str, params: list, n: int, raw: str, pointer:
         for k, v in params:
             if k in ("game", "bef"):
                 continue
-            if v.startswith("{"):
-                parts[k] = _list(v, n, 16) if k in ("LH", "PL") else _list(v, n, 10)
+            if v.startswith("{"):     # (lists in hexadecimal but HL and NL; single numbers in decimal)
+                parts[k] = _list(v, n, 10) if k in ("HL", "NL") else _list(v, n, 16)
             else:
-                parts[k] = _int(v, n, k, 16)
+                parts[k] = _int(v, n, k, 10)
         if "LH" not in parts:      # an observer's empty board, before the layout is made
             return
         prov = []
@@ -330,9 +349,9 @@ def handle(L: _Log, aud: str, msg: str, params: list, n: int, raw: str, pointer:
             i = L.p(seat, n)
             L.players = L.players[i:] + L.players[:i]
             L.first = 0
-        elif gs == 15:            # a new turn after set-up: the last one ended
+        elif gs in (15, 100):     # a new turn (15) or a Special Building Phase slot (100): the last one ended
             if L.main and L.current is not None:
-                L.add({"type": "end_turn", "player": L.current}, n)
+                end_turn_or_slot(L, L.p(seat, n), gs, n)
             L.main = True
         L.current = L.p(seat, n)
         return
@@ -395,6 +414,9 @@ def handle(L: _Log, aud: str, msg: str, params: list, n: int, raw: str, pointer:
         a = pend["action"]
         victim = L.p(_get(params, "victim"), n)
         a["steal_from"] = victim
+        if _get(params, "resType") is None and _get(params, "peType") is not None:
+            raise unsupported(pointer, f"a robbery of {_get(params, 'peType')} (a scenario's goods, such as SC_CLVI's "
+                              "cloth): our robbery takes a resource card", n)
         rt = _int(_get(params, "resType"), n, "resType")
         if rt in RES:
             a["card"] = RES[rt]
@@ -447,6 +469,25 @@ def handle(L: _Log, aud: str, msg: str, params: list, n: int, raw: str, pointer:
         L.add({"type": "maritime_trade", "player": p, "give": _resource_set(params, "give", n),
                "get": _resource_set(params, "get", n)}, n)
         return
+    if msg == "SOCAcceptOffer":
+        if _get(params, "toAccepting") is None:      # (the request of the one accepting: the announcement follows)
+            return
+        offering, accepting = L.p(_get(params, "offering"), n), L.p(_get(params, "accepting"), n)
+        L.add({"type": "domestic_trade", "player": offering, "partner": accepting,
+               "give": _resource_set(params, "toAccepting", n), "get": _resource_set(params, "toOffering", n),
+               "accepted": True}, n)
+        return
+    if msg == "SOCMovePiece":
+        p = L.p(_get(params, "pn"), n)
+        kind = PIECES.get(_int(_get(params, "pieceType"), n, "pieceType"))
+        if kind != "ship":
+            raise unsupported(pointer, f"moving a {kind or 'piece of type ' + str(_get(params, 'pieceType'))}: only "
+                              "ships move", n)
+        src, dst = (L.board.edge_of(_int(_get(params, k), n, k, 16)) for k in ("fromCoord", "toCoord"))
+        if src is None or dst is None:
+            raise malformed(pointer, "a ship moved from or to a coordinate that is not an edge", n)
+        L.add({"type": "move_ship", "player": p, "from": list(src), "to": list(dst)}, n)
+        return
     if msg == "SOCDiscard":
         p = L.p(_get(params, "playerNum"), n)
         if aud.startswith("!"):
@@ -482,12 +523,36 @@ def handle(L: _Log, aud: str, msg: str, params: list, n: int, raw: str, pointer:
                       "(trades between players, ship moves, scenario events)", n)
 
 
+def end_turn_or_slot(L: _Log, nxt: int, gs: int, n: int) -> None:
+    """The turn (or Special Building Phase slot) of ``L.current`` ends: our ``end_turn``. With 5 or 6 players
+    every other player has a slot after a turn, ended by his own ``end_turn`` (BASE56-028, D-five-six-slot);
+    JSettlers2 announces only the slots of those who asked for one, so the slots it passes over (up to the
+    next seat it names, ``nxt``) are ended here, each said in the provenance. In a game of fewer players a
+    slot (JSettlers2's test logs add one) is read as the turn it announces; the replay judges it."""
+    L.add({"type": "end_turn", "player": L.current}, n)
+    if len(L.players) < 5:
+        return
+    if L.sbp is None:                       # a regular turn ended: every other player's slot follows
+        k = len(L.players)
+        L.sbp = [(L.current + i) % k for i in range(1, k)]
+    else:
+        L.sbp = L.sbp[1:]                   # (the slot just ended)
+    while L.sbp and (gs == 15 or L.sbp[0] != nxt):
+        skipped = L.sbp.pop(0)
+        L.add({"type": "end_turn", "player": skipped}, n)
+        L.prov.append({"field": "/record", "line": n, "note": f"player {skipped}'s Special Building Phase slot, "
+                       "which JSettlers2 did not announce (not asked for), ended"})
+    if gs == 15:
+        L.sbp = None
+
+
 def start(L: _Log, n: int, pointer: str) -> None:
     seats = sorted(L.seats)
-    if not 3 <= len(seats) <= 4:
-        raise unsupported(pointer, f"{len(seats)} seated players: we play 3 or 4", n)
-    if max(seats) > 3:
-        raise unsupported(pointer, "a 6-player game (seat numbers above 3): we play 3 or 4 players", n)
+    if len(seats) not in js.SEATED:
+        raise unsupported(pointer, f"{len(seats)} seated players: we play {js.SEATED[0]} to {js.SEATED[-1]}", n)
+    if len(seats) == 2:
+        L.prov.append({"field": pointer, "line": n, "note": "D-records-two-players: 2 seated players, refereed by "
+                       "the base rules unchanged (as JSettlers2 plays them)"})
     if L.board is None:
         raise malformed(pointer, "the game starts before its board is laid out", n)
     L.players = seats
