@@ -131,3 +131,31 @@ def test_a_100_mb_file_is_refused_before_it_is_read(tmp_path, capsys):
     assert time.perf_counter() - t < 5
     assert json.loads(capsys.readouterr().err)["status"] == 413
     os.remove(f)
+
+
+def test_a_log_is_replayed_to_a_first_illegal_move_before_a_line_it_cannot_read(client):
+    """all-basic-actions.soclog: import refuses it at line 426 (cloth robbed in a game without cloth); the
+    replay judges the moves before that line and answers the first illegal one (line 187, BASE-DEV-1), with
+    the line it could not read. A log legal up to such a line stays a 422 naming it."""
+    text = log("all-basic-actions.soclog")
+    r = client.post("/v1/import", json={"record": text})
+    assert r.status_code == 422 and r.get_json()["errors"][0]["line"] == 426
+    r = client.post("/v1/replay", json={"record": text})
+    assert r.status_code == 200, r.get_json()
+    got = r.get_json()["record"]
+    assert got["first_illegal"]["source"] == 187 and got["first_illegal"]["rules"] == ["BASE-DEV-1"]
+    assert got["unread"]["line"] == 426
+    from .spec_util import check_response
+    check_response("/v1/replay", "post", r)                 # the answer as the contract documents it
+    lines = log().split("\n")
+    lines.insert(len(lines) - 3, "all:SOCMovePiece:game=g|pn=1|pieceType=0|fromCoord=58|toCoord=59")
+    r = client.post("/v1/replay", json={"record": "\n".join(lines)})
+    assert r.status_code == 422 and "only ships move" in r.get_json()["errors"][0]["detail"]
+
+
+def test_the_command_line_replays_a_log_to_its_first_illegal_move_before_an_unreadable_line(tmp_path, capsys):
+    f = tmp_path / "g.soclog"
+    f.write_text(log("all-basic-actions.soclog"))
+    assert cli(["replay", str(f)]) == 1
+    out = json.loads(capsys.readouterr().err)
+    assert out["first_illegal"]["source"] == 187 and out["unread"]["line"] == 426
