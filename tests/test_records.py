@@ -172,7 +172,7 @@ def test_v2_hexes_are_our_five_six_board_and_its_ports_lie_between_land_and_fram
         assert {a in land, b in land} == {True, False} and (a in frame or b in frame)
 
 
-def test_a_save_in_the_special_building_phase_is_our_slot_of_that_phase_base56_028(cache):
+def test_a_save_in_the_special_building_phase_is_our_slot_of_that_phase(cache):
     """test6p-sbp: JSettlers2's Special Building Phase (gameState 100) after seat 3's turn, seat 1 building:
     our phase special_build, the ended player and the slot's player the same seats (BASE56-028)."""
     got = read(js_save("test6p-sbp.game.json"))
@@ -231,12 +231,12 @@ def test_a_house_rule_we_do_not_play_is_refused_naming_the_option(opt, words):
 
 
 def test_options_with_a_counterpart_are_read():
-    """PLP on is our BASE56-003 (nothing to say); off with 4 players on the 6-player board it is named in
+    """PLP on is our own rule (nothing to say); off with 4 players on the 6-player board it is named in
     the provenance; _VP_ALL in a scenario is the standard 10 VP."""
     save = js_save("reletest-longest-3p.game.json")
     assert "PLP" not in save["gameOptions"]
     save["gameOptions"] += ",PLP=f"
-    assert "BASE56-003" in {p["field"]: p["note"] for p in read(save)["provenance"]}["/record/gameOptions/PLP"]
+    assert "5-6 extension is for 5 or 6" in {p["field"]: p["note"] for p in read(save)["provenance"]}["/record/gameOptions/PLP"]
     save["gameOptions"] = save["gameOptions"].replace("PLP=f", "PLP=t")
     assert "/record/gameOptions/PLP" not in {p["field"] for p in read(save)["provenance"]}
     isl = js_save("testscen-simple-4isl.game.json")
@@ -385,7 +385,7 @@ def test_a_log_legal_up_to_a_line_it_cannot_read_is_refused_at_that_line(cache):
     assert replay_record(got["record"], cache)["first_illegal"] is None
 
 
-def test_special_building_slots_a_log_does_not_announce_are_ended_in_turn_base56_028():
+def test_special_building_slots_a_log_does_not_announce_are_ended_in_turn():
     """5 players: JSettlers2 announces (SOCTurn, gameState 100) only the slots of those who asked. Our phase
     gives every other player a slot, each ended by its own end_turn (D-five-six-slot): the reader ends those
     passed over, up to the next seat announced."""

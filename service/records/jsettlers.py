@@ -9,7 +9,7 @@ desert") is a :class:`~.problems.RecordProblem` naming the field: never a guess.
 Decision D-records-options (the one place it is decided, :func:`check_options`): a JSettlers2 game option is
 either read into our state (``PL``, ``VP``, ``SBL``, ``SC``, the scenario's own ``_SC_`` option, ``_BHW`` the
 sea board's size, ``PLB`` the 6-player board: its layout is read as posted, and with 5 or 6 players the 5-6
-extension referees the game; ``PLP`` switched on is our own BASE56-003; ``_VP_ALL`` the standard 10 VP in a
+extension referees the game; ``PLP`` switched on is our own rule (the phase only with 5 or 6); ``_VP_ALL`` the standard 10 VP in a
 scenario), accepted because nothing we judge from the record depends on it (``BC`` only shapes how the board
 was dealt, ``N7`` and ``N7C`` only which dice were rolled, and a record carries its dice; ``UB``/``UBL`` allow
 undo, which a save cannot hold) and listed in the provenance, or refused with a 422 naming it: ``RD`` set (the
@@ -118,12 +118,12 @@ def check_options(opts: dict[str, str], players: int, pointer: str, provenance: 
             continue
         if k == "PLP":
             # JSettlers2: "6-player board: Special Building only with 5 or 6 players in the game". On, it is
-            # our rule (BASE56-003); off, it lets fewer players on the 6-player board build specially, which
+            # our rule (the phase only with 5 or 6); off, it lets fewer players on the 6-player board build specially, which
             # we do not play: a position that is not in that phase is read, and the provenance says so.
             if not _opt_bool(v) and _opt_bool(opts.get("PLB", "f")) and players < 5:
                 provenance.append({"field": f"{pointer}/PLP", "value": v, "note": "JSettlers2 lets this game of "
                                    f"{players} on the 6-player board build in a Special Building Phase; we do not "
-                                   "(BASE56-003): a replay from this position has none"})
+                                   "(the 5-6 extension is for 5 or 6 players): a replay from this position has none"})
             continue
         if k in OPTIONS_OFF_ONLY and not _opt_bool(v):
             continue
@@ -579,12 +579,12 @@ def import_save(save: Any, pointer: str = "/record") -> dict[str, Any]:
     if phase == "special_build":
         ended = ours(els.get("SPECIAL_BUILDING_AFTER_PLAYER"), "SPECIAL_BUILDING_AFTER_PLAYER")
         if ended is None or len(seated) < 5:
-            raise unsupported(f"{pointer}/gameState", "a Special Building Phase outside a game of 5 or 6 (BASE56-003) "
+            raise unsupported(f"{pointer}/gameState", "a Special Building Phase outside a game of 5 or 6 players "
                               "or without the player whose turn ended (SPECIAL_BUILDING_AFTER_PLAYER)")
         state["scenario_state"] = {"special_build": {"ended": ended}}
         prov.append({"field": f"{pointer}/elements/SPECIAL_BUILDING_AFTER_PLAYER", "value": els.get(
             "SPECIAL_BUILDING_AFTER_PLAYER"), "note": "the Special Building Phase after this player's turn; the slot "
-            "is CURRENT_PLAYER's. Every later player has a slot (BASE56-028), asked for or not (JSettlers2 gives "
+            "is CURRENT_PLAYER's. Every later player has a slot (the 5-6 extension's phase), asked for or not (JSettlers2 gives "
             "slots only to those who asked, ASK_SPECIAL_BUILD)"})
     if phase == "game_over":
         state["winner"] = state["current_player"]

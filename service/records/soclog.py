@@ -525,7 +525,7 @@ def handle(L: _Log, aud: str, msg: str, params: list, n: int, raw: str, pointer:
 
 def end_turn_or_slot(L: _Log, nxt: int, gs: int, n: int) -> None:
     """The turn (or Special Building Phase slot) of ``L.current`` ends: our ``end_turn``. With 5 or 6 players
-    every other player has a slot after a turn, ended by his own ``end_turn`` (BASE56-028, D-five-six-slot);
+    every other player has a slot after a turn, ended by his own ``end_turn`` (the 5-6 extension's phase, D-five-six-slot);
     JSettlers2 announces only the slots of those who asked for one, so the slots it passes over (up to the
     next seat it names, ``nxt``) are ended here, each said in the provenance. In a game of fewer players a
     slot (JSettlers2's test logs add one) is read as the turn it announces; the replay judges it."""
