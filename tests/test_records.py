@@ -596,3 +596,19 @@ def test_mutated_records_are_read_or_refused_never_a_crash(cache):
             assert 400 <= e.status < 500 and e.errors
         except Problem as e:
             assert 400 <= e.status < 500
+
+
+def test_the_slots_a_log_reader_ends_are_the_engines_special_building_phase(cache):
+    """The reader's slots (end_turn_or_slot) against the engine: from JSettlers2's 5-player save, put back to
+    the main phase of our player 3's turn, the turn's end and the four slots JSettlers2 would not announce
+    (nobody asked) are all legal, and the next regular turn is player 4's, before its roll."""
+    from service.records import soclog
+    got = read(js_save("test6p-sbp.game.json"))
+    st = dict(got["state"], phase="main", current_player=3, scenario_state={}, turn_flags={"rolled": True})
+    L = soclog._Log()
+    L.players, L.current, L.main = [0, 1, 2, 3, 4], 3, True
+    soclog.end_turn_or_slot(L, 4, 15, 10)
+    assert [a["player"] for a in L.actions] == [3, 4, 0, 1, 2]
+    res = replay_record({"initial": st, "actions": L.actions, "sources": [10] * 5, "checks": []}, cache)
+    assert res["all_legal"] and res["applied"] == 5
+    assert (res["_replay"].final.current_player, res["_replay"].final.phase) == (4, "roll")
