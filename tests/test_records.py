@@ -612,3 +612,19 @@ def test_the_slots_a_log_reader_ends_are_the_engines_special_building_phase(cach
     res = replay_record({"initial": st, "actions": L.actions, "sources": [10] * 5, "checks": []}, cache)
     assert res["all_legal"] and res["applied"] == 5
     assert (res["_replay"].final.current_player, res["_replay"].final.phase) == (4, "roll")
+
+
+def test_a_log_s_six_player_board_is_read_as_the_save_s():
+    """SOCBoardLayout2 with bef=2 (the 6-player board) as a log writes it (HL and NL in decimal, PL in
+    hexadecimal, RH a decimal number) is the board the save of the same layout gives."""
+    from service.records import soclog
+    lay = js_save("test6p-sbp.game.json")["boardInfo"]["layout2"]["layoutParts"]
+    line = ("SOCBoardLayout2:game=g|bef=2|HL={ " + " ".join(map(str, lay["HL"])) + " }|NL={ "
+            + " ".join(map(str, lay["NL"])) + " }|PL={ " + " ".join(format(x, "x") for x in lay["PL"])
+            + " }|RH=" + str(lay["RH"]))
+    L = soclog._Log()
+    soclog.handle(L, "all", "SOCBoardLayout2", soclog._params(line.split(":", 1)[1]), 7, line, "/record")
+    st = read(js_save("test6p-sbp.game.json"))["state"]
+    assert L.board.state_hexes() == st["board"]["hexes"] and list(L.board.robber) == st["robber"]
+    assert sorted(([list(e), k] for e, k in L.board.harbors.items())) == sorted(
+        [h["edge"], h["kind"]] for h in st["board"]["harbors"])

@@ -324,8 +324,9 @@ def handle(L: _Log, aud: str, msg: str, params: list, n: int, raw: str, pointer:
         L.prov += [dict(p, line=n) for p in prov]
         return
     if msg == "SOCBoardLayout2":
-        if _get(params, "bef") != "3":
-            raise unsupported(pointer, f"board encoding {_get(params, 'bef')} is not one we read (3: sea board)", n)
+        if _get(params, "bef") not in ("2", "3"):
+            raise unsupported(pointer, f"board encoding {_get(params, 'bef')} is not one we read (2: the 6-player "
+                              "board, 3: sea board)", n)
         parts: dict[str, Any] = {}
         for k, v in params:
             if k in ("game", "bef"):
@@ -334,6 +335,11 @@ def handle(L: _Log, aud: str, msg: str, params: list, n: int, raw: str, pointer:
                 parts[k] = _list(v, n, 10) if k in ("HL", "NL") else _list(v, n, 16)
             else:
                 parts[k] = _int(v, n, k, 10)
+        if _get(params, "bef") == "2":
+            prov = []
+            L.board = js.board_v2({"layoutParts": parts}, pointer, prov)
+            L.prov += [dict(p, line=n) for p in prov]
+            return
         if "LH" not in parts:      # an observer's empty board, before the layout is made
             return
         prov = []
