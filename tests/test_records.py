@@ -231,10 +231,11 @@ def test_a_house_rule_we_do_not_play_is_refused_naming_the_option(opt, words):
 
 
 def test_options_with_a_counterpart_are_read():
-    """PLP on is our own rule (nothing to say); off with 4 players on the 6-player board it is named in
-    the provenance; _VP_ALL in a scenario is the standard 10 VP."""
+    """PLP on is our own rule (nothing to say); off (written or by default) with 4 players on the 6-player
+    board it is named in the provenance; _VP_ALL in a scenario is the standard 10 VP."""
     save = js_save("reletest-longest-3p.game.json")
-    assert "PLP" not in save["gameOptions"]
+    assert "PLP" not in save["gameOptions"]                 # off by default
+    assert "its default" in {p["field"]: p["note"] for p in read(save)["provenance"]}["/record/gameOptions/PLP"]
     save["gameOptions"] += ",PLP=f"
     assert "5-6 extension is for 5 or 6" in {p["field"]: p["note"] for p in read(save)["provenance"]}["/record/gameOptions/PLP"]
     save["gameOptions"] = save["gameOptions"].replace("PLP=f", "PLP=t")

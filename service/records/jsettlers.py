@@ -116,14 +116,7 @@ def check_options(opts: dict[str, str], players: int, pointer: str, provenance: 
         if k in OPTIONS_IGNORED:
             provenance.append({"field": f"{pointer}/{k}", "value": v, "note": f"accepted: it changes {OPTIONS_IGNORED[k]}"})
             continue
-        if k == "PLP":
-            # JSettlers2: "6-player board: Special Building only with 5 or 6 players in the game". On, it is
-            # our rule (the phase only with 5 or 6); off, it lets fewer players on the 6-player board build specially, which
-            # we do not play: a position that is not in that phase is read, and the provenance says so.
-            if not _opt_bool(v) and _opt_bool(opts.get("PLB", "f")) and players < 5:
-                provenance.append({"field": f"{pointer}/PLP", "value": v, "note": "JSettlers2 lets this game of "
-                                   f"{players} on the 6-player board build in a Special Building Phase; we do not "
-                                   "(the 5-6 extension is for 5 or 6 players): a replay from this position has none"})
+        if k == "PLP":      # read below
             continue
         if k in OPTIONS_OFF_ONLY and not _opt_bool(v):
             continue
@@ -149,6 +142,14 @@ def check_options(opts: dict[str, str], players: int, pointer: str, provenance: 
         vp = 10
         provenance.append({"field": f"{pointer}/_VP_ALL", "value": opts["_VP_ALL"],
                            "note": "the standard 10 VP to win in place of the scenario's own"})
+    # PLP, JSettlers2's "6-player board: Special Building only with 5 or 6 players in the game": on, it is our
+    # rule (the phase only with 5 or 6); off (its default), it lets fewer players on the 6-player board build
+    # specially, which we do not play: a position not in that phase is read, and the provenance says so.
+    if _opt_bool(opts.get("PLB", "f")) and players < 5 and not _opt_bool(opts.get("PLP", "f")):
+        provenance.append({"field": f"{pointer}/PLP", "value": opts.get("PLP", "f"), "note": "JSettlers2 lets this "
+                           f"game of {players} on the 6-player board build in a Special Building Phase (PLP off"
+                           + ("" if "PLP" in opts else ", its default") + "); we do not (the 5-6 extension is for 5 "
+                           "or 6 players): a replay from this position has none"})
     if _opt_bool(opts.get("PLB", "f")):
         provenance.append({"field": f"{pointer}/PLB", "value": opts["PLB"], "note": "the 6-player board, read as "
                            "posted" + (" (the 5-6 extension referees a game of 5 or 6)" if players >= 5 else
