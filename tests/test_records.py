@@ -348,7 +348,6 @@ def test_all_basic_actions_is_judged_up_to_its_first_illegal_move_base_dev_1(cac
     assert fi["violations"][0]["path"] == f"/actions/{fi['index']}"
     # with the 5 wool, grain and ore the debug command gave, the same purchase is legal: the gift is the cause
     from service.api.codec import dump_state
-    from service.api.service import parse_state
     before = res["_replay"].final
     st = dump_state(before)
     for r in ("wool", "grain", "ore"):
