@@ -25,13 +25,13 @@ blp = Blueprint("v1", __name__)
 
 
 def contract_bytes() -> bytes:
-    """The published contract: the installed package's copy (``service/contract/openapi.yaml``, put in
-    the wheel), else the repository's ``openapi.yaml``."""
+    """The published contract: the installed package's copy (``seafarers_referee/contract/openapi.yaml``,
+    put in the wheel), else the repository's ``openapi.yaml``."""
     global _CONTRACT
     if _CONTRACT is None:
         from importlib import resources
         try:
-            _CONTRACT = resources.files("service").joinpath("contract/openapi.yaml").read_bytes()
+            _CONTRACT = resources.files(__name__.partition(".")[0]).joinpath("contract/openapi.yaml").read_bytes()
         except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
             _CONTRACT = (ROOT / "openapi.yaml").read_bytes()
     return _CONTRACT
