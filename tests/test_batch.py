@@ -98,3 +98,20 @@ def test_a_state_in_many_lines_is_judged_as_alone(c, position):
     other = {**state, "current_player": 1}
     _r, got = _batch(c, [lines[0], {"id": "x", "op": "adjudicate", "body": {"state": other, "action": actions[0]}}])
     assert got[1]["body"] == c.post("/v1/adjudicate", json={"state": other, "action": actions[0]}).get_json()
+
+
+def test_json_values_are_bounded_per_line_not_per_batch(c, position):
+    """A batch of many positions holds more JSON values than one request may (MAX_VALUES), and is answered;
+    a line that holds more than a request may is refused alone (413), the others are answered."""
+    from service.api.body import MAX_VALUES, _values_in
+    state, actions = position
+    line = json.dumps({"id": 0, "op": "derive", "body": {"state": state}})
+    n = MAX_VALUES // _values_in(line.encode()) + 2
+    assert n <= 1000
+    r, got = _batch(c, [{"id": i, "op": "derive", "body": {"state": state}} for i in range(n)])
+    assert r.status_code == 200 and len(got) == n and all(g["status"] == 200 for g in got)
+    big = json.dumps({"id": "big", "op": "derive", "body": {"state": state, "x": [0] * MAX_VALUES}})
+    r = c.post("/v1/batch", data="\n".join([line, big, line]), content_type=ND)
+    got = [json.loads(x) for x in r.get_data().splitlines()]
+    assert [g["status"] for g in got] == [200, 413, 200]
+    assert got[1]["problem"]["errors"][0]["pointer"] == "/"

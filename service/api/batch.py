@@ -10,7 +10,8 @@ refuse: a refused line does not stop the others. The answers are the endpoints' 
 The batch has one CPU budget (``BATCH_BUDGET_SECONDS``, 60 s); when it is spent, the line being worked on
 is answered 503 with ``resume_from`` (its line number) and the answer ends there: post the lines from that
 one on again. Bounds: ``BATCH_MAX_ITEMS`` lines (1,000), ``BATCH_MAX_BODY_BYTES`` (32 MiB), each line
-bounded as a request body (``MAX_BODY_BYTES``).
+bounded as a request body (``MAX_BODY_BYTES``, and ``MAX_VALUES`` JSON values: a line beyond is answered
+413, the others are answered).
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from typing import Any, Iterator, Optional
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from ..engine import budget
-from .body import _read_limited, _too_large, parse_bytes
+from .body import MAX_VALUES, READ_CHUNK, _read_limited, _too_large, _too_many_values, _values_in, parse_bytes
 from .codec import ENCODE_BYTES
 from .errors import PROBLEM_BASE, TITLES, Problem
 from .service import batch_states
@@ -52,6 +53,8 @@ def _item(raw: bytes, n: int, max_line: int) -> tuple[Any, str, Any, bool, Optio
     """A line: (id, op, body, explain, state_tag), or a :class:`Problem` naming its field."""
     if len(raw) > max_line:
         raise _too_large(max_line)
+    if len(raw) > READ_CHUNK and _values_in(raw) >= MAX_VALUES:    # (as a request body: 64 KB hold fewer)
+        raise _too_many_values(MAX_VALUES)
     data = parse_bytes(raw)
     if not isinstance(data, dict):
         raise Problem(422, "a batch line is an object {id, op, body}", [{"pointer": "/", "detail": "must be an object"}])
@@ -105,7 +108,9 @@ def batch_view():
     max_body = int(_setting("BATCH_MAX_BODY_BYTES", DEFAULT_MAX_BODY))
     if request.content_length is not None and request.content_length > max_body:
         raise _too_large(max_body)
-    lines = [ln for ln in _read_limited(request, max_body).split(b"\n") if ln.strip()]
+    # (JSON values are bounded per line, as for a request body, when the line is parsed: the batch is held
+    # as bytes and parsed a line at a time)
+    lines = [ln for ln in _read_limited(request, max_body, max_values=max_body + 1).split(b"\n") if ln.strip()]
     most = int(_setting("BATCH_MAX_ITEMS", DEFAULT_MAX_ITEMS))
     if not lines:
         raise Problem(422, "the batch has no lines", [{"pointer": "/", "detail": "one JSON request a line"}])
