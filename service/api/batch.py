@@ -25,7 +25,7 @@ from ..engine import budget
 from .body import MAX_VALUES, READ_CHUNK, _read_limited, _too_large, _too_many_values, _values_in, parse_bytes
 from .codec import ENCODE_BYTES
 from .errors import PROBLEM_BASE, TITLES, Problem
-from .service import batch_states
+from .service import BatchState, batch_state_loaded, batch_states
 
 batch = Blueprint("batch", __name__)
 
@@ -55,7 +55,55 @@ def _item(raw: bytes, n: int, max_line: int) -> tuple[Any, str, Any, bool, Optio
         raise _too_large(max_line)
     if len(raw) > READ_CHUNK and _values_in(raw) >= MAX_VALUES:    # (as a request body: 64 KB hold fewer)
         raise _too_many_values(MAX_VALUES)
-    data = parse_bytes(raw)
+    return _known_state_item(raw) or _fields(parse_bytes(raw))
+
+
+_STATE_KEY = b'"state":'
+#: where a body's state value may end: before the next key a body has, or at the end of body and line
+_STATE_ENDS = (b',"action":', b',"player":')
+
+
+def _known_state_item(raw: bytes) -> Optional[tuple[Any, str, Any, bool, Optional[str]]]:
+    """The line as :func:`_item` reads it when its body's state is, byte for byte, the JSON text of a state
+    loaded earlier in this batch (a position posted with many actions): only the rest of the line is parsed,
+    the state's text replaced by ``0``, and the body's state is that loaded state (:class:`BatchState`).
+    None when it is not so (the whole line is then parsed as any other).
+
+    The text is taken after the line's only ``"state":`` key (a key's quotes cannot occur inside a string)
+    up to the body's next key or its end; it must be a text the batch loaded a state from (orjson's text of
+    a value that passed every check, so the value parsed again would be that one), and the rest, parsed as
+    strictly as a line, must hold the ``0`` as its body's state."""
+    start = raw.find(_STATE_KEY)
+    if start < 0:
+        return None
+    start += len(_STATE_KEY)
+    line = raw.rstrip()
+    ends = [raw.rfind(e) for e in _STATE_ENDS]
+    if line.endswith(b"}}"):
+        ends.append(len(line) - 2)
+    for end in ends:
+        if end <= start:
+            continue
+        loaded = batch_state_loaded(raw[start:end])
+        if loaded is None:
+            continue
+        rest = raw[:start] + b"0" + raw[end:]
+        if rest.count(_STATE_KEY) != 1:
+            return None
+        try:
+            item = _fields(parse_bytes(rest))
+        except Problem:         # (the whole line is read again, and its problem named from it)
+            return None
+        body = item[2]
+        if type(body) is not dict or type(body.get("state")) is not int or body["state"] != 0:
+            return None
+        body["state"] = BatchState(loaded)
+        return item
+    return None
+
+
+def _fields(data: Any) -> tuple[Any, str, Any, bool, Optional[str]]:
+    """A parsed line's fields: (id, op, body, explain, state_tag), or a :class:`Problem` naming one."""
     if not isinstance(data, dict):
         raise Problem(422, "a batch line is an object {id, op, body}", [{"pointer": "/", "detail": "must be an object"}])
     extra = sorted(set(data) - {"id", "op", "body", "explain", "state_tag"})

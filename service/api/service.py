@@ -161,6 +161,8 @@ def parse_state_where(raw: Any, cache: GraphCache, prefix: str = "/state", tag: 
     A kept state also keeps the JSON text (orjson's, keys in the order posted) of the value its tag was
     recognised on: the same text posted again with the same tag is that value, and its tag is not worked
     out again (a state posted otherwise, keys re-ordered say, is recognised by its tag as before)."""
+    if type(raw) is BatchState:     # a batch line's state, found by its text among those loaded (batch.py)
+        return raw.loaded
     batch = _BATCH_STATES.get()
     if batch is not None and type(raw) is dict:     # a state posted before in this batch: loaded then
         try:
@@ -188,6 +190,21 @@ BATCH_STATES_KEPT = 64
 def batch_states(on: bool) -> None:
     """Start (``on``) or end the batch-local store of loaded states for this thread's requests."""
     _BATCH_STATES.set({} if on else None)
+
+
+class BatchState:
+    """A state a batch line posts that is, byte for byte, the JSON text of one loaded earlier in the batch
+    (:func:`batch_state_loaded`): it stands for the state in the line's body, not parsed again."""
+    __slots__ = ("loaded",)
+
+    def __init__(self, loaded: tuple) -> None:
+        self.loaded = loaded
+
+
+def batch_state_loaded(text: bytes) -> Optional[tuple]:
+    """The state, graph and piece places loaded for the JSON text ``text`` earlier in this batch, if kept."""
+    batch = _BATCH_STATES.get()
+    return None if batch is None else batch.get(text)
 
 
 def parse_state_where_unbatched(raw: Any, cache: GraphCache, prefix: str = "/state", tag: Optional[str] = None
