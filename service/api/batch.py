@@ -2,7 +2,8 @@
 
 Each line of the body is one request, ``{"id": ..., "op": "adjudicate" | "legal-actions" | "derive",
 "body": {...}}`` (``body`` as that endpoint takes it; ``explain`` and ``state_tag`` as its query flag and
-header). Each line of the answer is one answer, in the order of the requests, streamed as each is made:
+header). Each line of the answer is one answer, in the order of the requests, streamed as they are made (in
+pieces of whole lines, ``STREAM_PIECE`` bytes or more, the last piece at the end):
 ``{"id", "line", "status": 200, "body": {...}}`` (``state_tag`` too where the endpoint gives a
 ``State-Tag``), or ``{"id", "line", "status": 4xx, "problem": {...}}`` for a request the endpoint would
 refuse: a refused line does not stop the others. The answers are the endpoints' own, byte for byte.
@@ -35,6 +36,8 @@ DEFAULT_MAX_ITEMS = 1000
 DEFAULT_MAX_BODY = 32 * 1024 * 1024
 DEFAULT_BUDGET = 60.0
 MAX_ID = 100
+#: the answer is sent in pieces of at least this many bytes (each piece whole lines), as they are made
+STREAM_PIECE = 64 * 1024
 
 
 def _setting(name: str, default: float) -> float:
@@ -172,6 +175,8 @@ def batch_view():
         spent = budget.Budget(seconds, time.thread_time) if seconds > 0 else None
         budget.install(spent)
         batch_states(True)      # the same state in many lines is loaded and checked once
+        out: list[bytes] = []       # answers not sent yet: sent in pieces of about STREAM_PIECE bytes
+        size = 0
         try:
             for n, raw in enumerate(lines):
                 id_ = None
@@ -180,14 +185,21 @@ def batch_view():
                         spent.check()
                     id_, op, body, explain, tag = _item(raw, n, max_line)
                     answer, new_tag = _run(op, body, explain, tag)
-                    yield _line(id_, n, 200, "body", answer, new_tag)
+                    out.append(_line(id_, n, 200, "body", answer, new_tag))
                 except Problem as p:
-                    yield _line(id_, n, p.status, "problem", ENCODE_BYTES(_problem_json(p)))
+                    out.append(_line(id_, n, p.status, "problem", ENCODE_BYTES(_problem_json(p))))
                 except budget.BudgetExceeded as e:
                     p = Problem(503, f"the batch used its {e.seconds:g} s of CPU at line {n}; post the lines from "
                                      f"line {n} on again", kind="budget-exceeded")
-                    yield _line(id_, n, 503, "problem", ENCODE_BYTES({**_problem_json(p), "resume_from": n}))
-                    return
+                    out.append(_line(id_, n, 503, "problem", ENCODE_BYTES({**_problem_json(p), "resume_from": n})))
+                    break
+                size += len(out[-1])
+                if size >= STREAM_PIECE:
+                    yield b"".join(out)
+                    out.clear()
+                    size = 0
+            if out:
+                yield b"".join(out)
         finally:
             budget.install(None)
             batch_states(False)
