@@ -26,7 +26,7 @@ from ..engine import budget
 from .body import MAX_VALUES, READ_CHUNK, _read_limited, _too_large, _too_many_values, _values_in, parse_bytes
 from .codec import ENCODE_BYTES
 from .errors import PROBLEM_BASE, TITLES, Problem
-from .service import BatchState, batch_state_loaded, batch_states
+from .posted_state import BatchState, batch_state_loaded, batch_states
 
 batch = Blueprint("batch", __name__)
 

@@ -18,8 +18,8 @@ from .conditional import cached_answer
 from .errors import Problem
 from .schemas import NewGameSchema, pointerize
 from .integrity import HEADER as TAG_HEADER, tag_of
-from .service import (invalid, judge, parse_action, parse_state, parse_state_where, started, verdict_body_tagged,
-                      warnings_of)
+from .posted_state import invalid, parse_state, parse_state_where
+from .service import judge, parse_action, started, verdict_body_tagged, warnings_of
 
 blp = Blueprint("v1", __name__)
 
