@@ -242,7 +242,7 @@ def _load(raw: Any, cache: GraphCache, prefix: str, recognised_tag: Optional[str
     return state, graph, where
 
 
-# -- the steps' helpers, in the order _load uses them ---------------------------------------------------
+# -- the steps, in the order _load takes them --------------------------------------------------------------
 
 def drop_absent_nulls(raw: dict[str, Any]) -> dict[str, Any]:
     """``raw`` without the nulls of :data:`NULL_ABSENT` (a copy where there are any; else ``raw`` itself)."""
