@@ -107,8 +107,15 @@ def child_exit(server, worker):  # noqa: ARG001  (gunicorn hook)
 _IN_FLIGHT = None
 _PROBES = None
 if _PROBE_BIND:
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from service.probes import InFlight, ProbeServer, status as _probe_status   # (no app import: stdlib only)
+    import importlib
+    _HERE = os.path.dirname(os.path.abspath(__file__))
+    if os.path.basename(_HERE) == "contract":      # the copy inside the installed package (seafarers_referee/contract/)
+        _PACKAGE = os.path.basename(os.path.dirname(_HERE))
+    else:                                           # a checkout: the folder service/ beside this file
+        _PACKAGE = "service"
+        sys.path.insert(0, _HERE)
+    _probes = importlib.import_module(_PACKAGE + ".probes")    # (no app import: stdlib only)
+    InFlight, ProbeServer, _probe_status = _probes.InFlight, _probes.ProbeServer, _probes.status
     _IN_FLIGHT = InFlight(max(64, 4 * workers))
 
 

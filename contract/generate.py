@@ -185,8 +185,8 @@ _OBJECTS = {"": "State", "players": "PlayerState", "setup": "Setup", "turn_flags
 
 
 def _null_as_absent(schemas: dict[str, Any]) -> None:
-    """The state's optional fields that take no null of their own take null as "left out" (``service.NULL_ABSENT``)."""
-    from service.api.service import NULL_ABSENT
+    """The state's optional fields that take no null of their own take null as "left out" (``posted_state.NULL_ABSENT``)."""
+    from service.api.posted_state import NULL_ABSENT
     for key, name in _OBJECTS.items():
         props = schemas[name]["properties"]
         for k in sorted(NULL_ABSENT[key]):

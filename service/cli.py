@@ -1,5 +1,5 @@
-"""The command line, ``seafarers-referee`` (``python -m service.cli``): the service's answers without an
-HTTP server, and the server itself.
+"""The command line, ``seafarers-referee`` (``python -m seafarers_referee.cli``; ``python -m service.cli``
+in a checkout): the service's answers without an HTTP server, and the server itself.
 
     seafarers-referee serve [--bind HOST:PORT] [--workers N] [--threads N] [--config FILE]
     seafarers-referee adjudicate FILE [--explain]     # {state, action}: exit 0 legal, 1 illegal
@@ -14,7 +14,7 @@ More subcommands: a module registers one with :func:`command`; a distribution ad
 entry-point group ``seafarers_referee.commands`` (each entry point is loaded, so its module's
 registrations run, before the arguments are read)::
 
-    from service.cli import command
+    from seafarers_referee.cli import command
 
     @command("export", "write a game as ...", arguments=lambda p: p.add_argument("file"))
     def export(args) -> int:
@@ -33,6 +33,10 @@ from typing import Any, Callable, Optional, Sequence
 
 PROG = "seafarers-referee"
 ENTRY_POINTS = "seafarers_referee.commands"
+#: the import package as installed (setup.py installs the folder ``service/`` under this name)
+INSTALLED = "seafarers_referee"
+#: the name this copy was imported under: ``seafarers_referee`` installed, ``service`` in a checkout
+PACKAGE = __package__ or __name__.partition(".")[0]
 
 
 @dataclass(frozen=True)
@@ -56,9 +60,16 @@ def command(name: str, help: str, arguments: Optional[Callable[[argparse.Argumen
 
 
 def _load_entry_points() -> None:
+    """Import every module of the entry-point group. The service's own entry points name its modules as
+    installed (``seafarers_referee.records.cli``); they are imported under the name this copy was imported
+    as, so that a checkout's command line registers into its own table (and loads no second copy)."""
+    import importlib
     from importlib.metadata import entry_points
     for ep in entry_points(group=ENTRY_POINTS):
-        ep.load()
+        if ep.module.partition(".")[0] == INSTALLED:
+            importlib.import_module(PACKAGE + ep.module[len(INSTALLED):])
+        else:
+            ep.load()
 
 
 def parser() -> argparse.ArgumentParser:
@@ -163,7 +174,7 @@ def _gunicorn_conf(given: Optional[str]) -> str:
     if given:
         return given
     from importlib import resources
-    packaged = resources.files("service").joinpath("contract/gunicorn.conf.py")
+    packaged = resources.files(PACKAGE).joinpath("contract/gunicorn.conf.py")
     if packaged.is_file():
         return str(packaged)
     return str(Path(__file__).resolve().parents[1] / "gunicorn.conf.py")   # (a checkout of the repository)
@@ -178,7 +189,7 @@ def serve(args: argparse.Namespace) -> int:
     for key, value in (("BIND", args.bind), ("WORKERS", args.workers), ("THREADS", args.threads)):
         if value is not None:
             os.environ[key] = str(value)
-    argv = [sys.executable, "-m", "gunicorn", "-c", _gunicorn_conf(args.config), "service.api:create_app()"]
+    argv = [sys.executable, "-m", "gunicorn", "-c", _gunicorn_conf(args.config), f"{PACKAGE}.api:create_app()"]
     os.execv(sys.executable, argv)
     return 0   # (not reached)
 

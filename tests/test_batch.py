@@ -98,3 +98,60 @@ def test_a_state_in_many_lines_is_judged_as_alone(c, position):
     other = {**state, "current_player": 1}
     _r, got = _batch(c, [lines[0], {"id": "x", "op": "adjudicate", "body": {"state": other, "action": actions[0]}}])
     assert got[1]["body"] == c.post("/v1/adjudicate", json={"state": other, "action": actions[0]}).get_json()
+
+
+def test_json_values_are_bounded_per_line_not_per_batch(c, position):
+    """A batch of many positions holds more JSON values than one request may (MAX_VALUES), and is answered;
+    a line that holds more than a request may is refused alone (413), the others are answered."""
+    from service.api.body import MAX_VALUES, _values_in
+    state, actions = position
+    line = json.dumps({"id": 0, "op": "derive", "body": {"state": state}})
+    n = MAX_VALUES // _values_in(line.encode()) + 2
+    assert n <= 1000
+    r, got = _batch(c, [{"id": i, "op": "derive", "body": {"state": state}} for i in range(n)])
+    assert r.status_code == 200 and len(got) == n and all(g["status"] == 200 for g in got)
+    big = json.dumps({"id": "big", "op": "derive", "body": {"state": state, "x": [0] * MAX_VALUES}})
+    r = c.post("/v1/batch", data="\n".join([line, big, line]), content_type=ND)
+    got = [json.loads(x) for x in r.get_data().splitlines()]
+    assert [g["status"] for g in got] == [200, 413, 200]
+    assert got[1]["problem"]["errors"][0]["pointer"] == "/"
+
+
+def test_a_state_posted_again_as_the_same_text_is_not_parsed_again_and_answers_as_alone(c, position, monkeypatch):
+    """Lines whose body's state is byte for byte a state loaded earlier in the batch reuse it without
+    parsing it (batch.py, _known_state_item); every answer and problem is still the endpoint's own."""
+    import orjson
+
+    from service.api import batch as batch_module
+    made = []
+    found = batch_module.batch_state_loaded
+
+    def counting(text):
+        got = found(text)
+        made.append(got is not None)
+        return got
+    monkeypatch.setattr(batch_module, "batch_state_loaded", counting)
+    state, actions = position
+    s = orjson.dumps(state)
+    bodies = ([b'{"state":' + s + b',"action":' + orjson.dumps(a) + b"}" for a in actions[:4]]
+              + [b'{"state":' + s + b"}", b'{"state":' + s + b',"player":2}',
+                 b'{"state":' + s + b',"state":' + s + b"}",                        # a repeated key
+                 b'{"state":' + s + b',"action":' + orjson.dumps(actions[0]) + b',"x":1}',   # an unknown field
+                 b'{"state":' + s + b',"action":{"type":"build_road"}}',           # an action missing its fields
+                 b'{"state":' + s[:-1] + b',"current_player":2}' + b',"action":' + orjson.dumps(actions[0]) + b"}"])
+    ops = ["adjudicate"] * 4 + ["derive", "legal-actions", "derive", "adjudicate", "adjudicate", "adjudicate"]
+    lines = [b'{"id":' + str(i).encode() + b',"op":"' + op.encode() + b'","body":' + b + b"}  "
+             for i, (op, b) in enumerate(zip(ops, bodies))]
+    r = c.post("/v1/batch", data=b"\n".join(lines), content_type=ND)
+    got = [json.loads(x) for x in r.get_data().splitlines()]
+    assert len(got) == len(lines)
+    for g, op, b in zip(got, ops, bodies):
+        single = c.post(f"/v1/{op}", data=b, content_type="application/json")
+        if single.status_code == 200:
+            assert g["status"] == 200 and g["body"] == single.get_json(), (op, b[-80:])
+        else:
+            alone = single.get_json()
+            assert g["status"] == single.status_code and g["problem"]["detail"] == alone["detail"]
+            assert g["problem"].get("errors") == alone.get("errors")
+    assert [g["status"] for g in got][6:9] == [400, 422, 422]
+    assert made.count(True) >= 6    # the first line loads the state; the later ones with its text reuse it

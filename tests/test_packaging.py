@@ -30,7 +30,7 @@ def names(reqs) -> set[str]:
 
 
 def third_party_imports(*dirs: str) -> set[str]:
-    local = {"service", "tests", "bench", "contract"}
+    local = {"service", "seafarers_referee", "tests", "bench", "contract", "clients"}
     found = set()
     for d in dirs:
         for p in (ROOT / d).rglob("*.py"):
@@ -110,3 +110,17 @@ def test_gunicorn_makes_no_control_socket():
     if "control_socket_disable" not in cfg.settings:
         pytest.skip("this gunicorn has no control socket")
     assert cfg.control_socket_disable is True
+
+
+def test_the_package_never_names_itself():
+    """The folder service/ is installed as seafarers_referee (setup.py): every import inside it is relative,
+    so the same files work under both names (the wheel's test imports the installed copy)."""
+    absolute = []
+    for p in (ROOT / "service").rglob("*.py"):
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            mods = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                    [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else [])
+            absolute += [f"{p.relative_to(ROOT)}: {m}" for m in mods if m.split(".")[0] in ("service", "seafarers_referee")]
+    assert not absolute, absolute
+    text = (ROOT / "setup.py").read_text(encoding="utf-8")
+    assert 'NAME = "seafarers_referee"' in text and 'SOURCE = "service"' in text

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from service.api import create_app, integrity, service
+from service.api import create_app, integrity, posted_state, service
 from service.engine.selfplay import play_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,8 +74,8 @@ def test_a_recognised_state_gives_the_same_bytes_on_every_endpoint(client):
 def test_a_recognised_state_is_not_checked_again(client, monkeypatch):
     st, tag = new_game(client)
     calls = []
-    real = service.check_state
-    monkeypatch.setattr(service, "check_state", lambda *a: calls.append(1) or real(*a))
+    real = posted_state.check_state
+    monkeypatch.setattr(posted_state, "check_state", lambda *a: calls.append(1) or real(*a))
     assert client.post("/v1/adjudicate", json={"state": st, "action": SETTLE}).status_code == 200
     assert calls == [1]
     assert client.post("/v1/adjudicate", json={"state": st, "action": SETTLE},
@@ -191,8 +191,8 @@ def test_a_kept_state_posted_again_as_the_same_text_is_not_tagged_again_and_noth
     first = client.post("/v1/adjudicate", json={"state": st, "action": SETTLE}, headers={"State-Tag": tag})
     assert first.status_code == 200 and service._RECOGNISED       # recognised by its tag, and kept
     worked_out = []
-    real = service.recognised
-    monkeypatch.setattr(service, "recognised", lambda *a: worked_out.append(1) or real(*a))
+    real = posted_state.recognised
+    monkeypatch.setattr(posted_state, "recognised", lambda *a: worked_out.append(1) or real(*a))
     again = client.post("/v1/adjudicate", json={"state": st, "action": SETTLE}, headers={"State-Tag": tag})
     assert again.data == first.data and worked_out == []          # the same text: the kept state
     shuffled = json.dumps({"state": dict(reversed(list(st.items()))), "action": SETTLE})  # (as written)

@@ -2,7 +2,8 @@
 
 Each line of the body is one request, ``{"id": ..., "op": "adjudicate" | "legal-actions" | "derive",
 "body": {...}}`` (``body`` as that endpoint takes it; ``explain`` and ``state_tag`` as its query flag and
-header). Each line of the answer is one answer, in the order of the requests, streamed as each is made:
+header). Each line of the answer is one answer, in the order of the requests, streamed as they are made (in
+pieces of whole lines, ``STREAM_PIECE`` bytes or more, the last piece at the end):
 ``{"id", "line", "status": 200, "body": {...}}`` (``state_tag`` too where the endpoint gives a
 ``State-Tag``), or ``{"id", "line", "status": 4xx, "problem": {...}}`` for a request the endpoint would
 refuse: a refused line does not stop the others. The answers are the endpoints' own, byte for byte.
@@ -10,7 +11,8 @@ refuse: a refused line does not stop the others. The answers are the endpoints' 
 The batch has one CPU budget (``BATCH_BUDGET_SECONDS``, 60 s); when it is spent, the line being worked on
 is answered 503 with ``resume_from`` (its line number) and the answer ends there: post the lines from that
 one on again. Bounds: ``BATCH_MAX_ITEMS`` lines (1,000), ``BATCH_MAX_BODY_BYTES`` (32 MiB), each line
-bounded as a request body (``MAX_BODY_BYTES``).
+bounded as a request body (``MAX_BODY_BYTES``, and ``MAX_VALUES`` JSON values: a line beyond is answered
+413, the others are answered).
 """
 from __future__ import annotations
 
@@ -21,10 +23,10 @@ from typing import Any, Iterator, Optional
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from ..engine import budget
-from .body import _read_limited, _too_large, parse_bytes
+from .body import MAX_VALUES, READ_CHUNK, _read_limited, _too_large, _too_many_values, _values_in, parse_bytes
 from .codec import ENCODE_BYTES
 from .errors import PROBLEM_BASE, TITLES, Problem
-from .service import batch_states
+from .posted_state import BatchState, batch_state_loaded, batch_states
 
 batch = Blueprint("batch", __name__)
 
@@ -34,6 +36,8 @@ DEFAULT_MAX_ITEMS = 1000
 DEFAULT_MAX_BODY = 32 * 1024 * 1024
 DEFAULT_BUDGET = 60.0
 MAX_ID = 100
+#: the answer is sent in pieces of at least this many bytes (each piece whole lines), as they are made
+STREAM_PIECE = 64 * 1024
 
 
 def _setting(name: str, default: float) -> float:
@@ -52,7 +56,57 @@ def _item(raw: bytes, n: int, max_line: int) -> tuple[Any, str, Any, bool, Optio
     """A line: (id, op, body, explain, state_tag), or a :class:`Problem` naming its field."""
     if len(raw) > max_line:
         raise _too_large(max_line)
-    data = parse_bytes(raw)
+    if len(raw) > READ_CHUNK and _values_in(raw) >= MAX_VALUES:    # (as a request body: 64 KB hold fewer)
+        raise _too_many_values(MAX_VALUES)
+    return _known_state_item(raw) or _fields(parse_bytes(raw))
+
+
+_STATE_KEY = b'"state":'
+#: where a body's state value may end: before the next key a body has, or at the end of body and line
+_STATE_ENDS = (b',"action":', b',"player":')
+
+
+def _known_state_item(raw: bytes) -> Optional[tuple[Any, str, Any, bool, Optional[str]]]:
+    """The line as :func:`_item` reads it when its body's state is, byte for byte, the JSON text of a state
+    loaded earlier in this batch (a position posted with many actions): only the rest of the line is parsed,
+    the state's text replaced by ``0``, and the body's state is that loaded state (:class:`BatchState`).
+    None when it is not so (the whole line is then parsed as any other).
+
+    The text is taken after the line's only ``"state":`` key (a key's quotes cannot occur inside a string)
+    up to the body's next key or its end; it must be a text the batch loaded a state from (orjson's text of
+    a value that passed every check, so the value parsed again would be that one), and the rest, parsed as
+    strictly as a line, must hold the ``0`` as its body's state."""
+    start = raw.find(_STATE_KEY)
+    if start < 0:
+        return None
+    start += len(_STATE_KEY)
+    line = raw.rstrip()
+    ends = [raw.rfind(e) for e in _STATE_ENDS]
+    if line.endswith(b"}}"):
+        ends.append(len(line) - 2)
+    for end in ends:
+        if end <= start:
+            continue
+        loaded = batch_state_loaded(raw[start:end])
+        if loaded is None:
+            continue
+        rest = raw[:start] + b"0" + raw[end:]
+        if rest.count(_STATE_KEY) != 1:
+            return None
+        try:
+            item = _fields(parse_bytes(rest))
+        except Problem:         # (the whole line is read again, and its problem named from it)
+            return None
+        body = item[2]
+        if type(body) is not dict or type(body.get("state")) is not int or body["state"] != 0:
+            return None
+        body["state"] = BatchState(loaded)
+        return item
+    return None
+
+
+def _fields(data: Any) -> tuple[Any, str, Any, bool, Optional[str]]:
+    """A parsed line's fields: (id, op, body, explain, state_tag), or a :class:`Problem` naming one."""
     if not isinstance(data, dict):
         raise Problem(422, "a batch line is an object {id, op, body}", [{"pointer": "/", "detail": "must be an object"}])
     extra = sorted(set(data) - {"id", "op", "body", "explain", "state_tag"})
@@ -105,7 +159,9 @@ def batch_view():
     max_body = int(_setting("BATCH_MAX_BODY_BYTES", DEFAULT_MAX_BODY))
     if request.content_length is not None and request.content_length > max_body:
         raise _too_large(max_body)
-    lines = [ln for ln in _read_limited(request, max_body).split(b"\n") if ln.strip()]
+    # (JSON values are bounded per line, as for a request body, when the line is parsed: the batch is held
+    # as bytes and parsed a line at a time)
+    lines = [ln for ln in _read_limited(request, max_body, max_values=max_body + 1).split(b"\n") if ln.strip()]
     most = int(_setting("BATCH_MAX_ITEMS", DEFAULT_MAX_ITEMS))
     if not lines:
         raise Problem(422, "the batch has no lines", [{"pointer": "/", "detail": "one JSON request a line"}])
@@ -119,6 +175,8 @@ def batch_view():
         spent = budget.Budget(seconds, time.thread_time) if seconds > 0 else None
         budget.install(spent)
         batch_states(True)      # the same state in many lines is loaded and checked once
+        out: list[bytes] = []       # answers not sent yet: sent in pieces of about STREAM_PIECE bytes
+        size = 0
         try:
             for n, raw in enumerate(lines):
                 id_ = None
@@ -127,14 +185,21 @@ def batch_view():
                         spent.check()
                     id_, op, body, explain, tag = _item(raw, n, max_line)
                     answer, new_tag = _run(op, body, explain, tag)
-                    yield _line(id_, n, 200, "body", answer, new_tag)
+                    out.append(_line(id_, n, 200, "body", answer, new_tag))
                 except Problem as p:
-                    yield _line(id_, n, p.status, "problem", ENCODE_BYTES(_problem_json(p)))
+                    out.append(_line(id_, n, p.status, "problem", ENCODE_BYTES(_problem_json(p))))
                 except budget.BudgetExceeded as e:
                     p = Problem(503, f"the batch used its {e.seconds:g} s of CPU at line {n}; post the lines from "
                                      f"line {n} on again", kind="budget-exceeded")
-                    yield _line(id_, n, 503, "problem", ENCODE_BYTES({**_problem_json(p), "resume_from": n}))
-                    return
+                    out.append(_line(id_, n, 503, "problem", ENCODE_BYTES({**_problem_json(p), "resume_from": n})))
+                    break
+                size += len(out[-1])
+                if size >= STREAM_PIECE:
+                    yield b"".join(out)
+                    out.clear()
+                    size = 0
+            if out:
+                yield b"".join(out)
         finally:
             budget.install(None)
             batch_states(False)

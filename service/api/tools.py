@@ -21,7 +21,8 @@ from .errors import PROBLEM_BASE, Problem
 from .replay import DIGESTS, ON_ILLEGAL, Replay, replay, replay_json
 from .fields import BoundedList, StrictBool, StrictNumber
 from .schemas import NewGameSchema, StrictInt, pointerize
-from .service import invalid, parse_action, parse_state, started
+from .posted_state import invalid, parse_state
+from .service import parse_action, started
 from .integrity import tag_of
 from .views import flag, ok_text, posted_tag
 

@@ -18,20 +18,20 @@ from .conditional import cached_answer
 from .errors import Problem
 from .schemas import NewGameSchema, pointerize
 from .integrity import HEADER as TAG_HEADER, tag_of
-from .service import (invalid, judge, parse_action, parse_state, parse_state_where, started, verdict_body_tagged,
-                      warnings_of)
+from .posted_state import invalid, parse_state, parse_state_where
+from .service import judge, parse_action, started, verdict_body_tagged, warnings_of
 
 blp = Blueprint("v1", __name__)
 
 
 def contract_bytes() -> bytes:
-    """The published contract: the installed package's copy (``service/contract/openapi.yaml``, put in
-    the wheel), else the repository's ``openapi.yaml``."""
+    """The published contract: the installed package's copy (``seafarers_referee/contract/openapi.yaml``,
+    put in the wheel), else the repository's ``openapi.yaml``."""
     global _CONTRACT
     if _CONTRACT is None:
         from importlib import resources
         try:
-            _CONTRACT = resources.files("service").joinpath("contract/openapi.yaml").read_bytes()
+            _CONTRACT = resources.files(__name__.partition(".")[0]).joinpath("contract/openapi.yaml").read_bytes()
         except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
             _CONTRACT = (ROOT / "openapi.yaml").read_bytes()
     return _CONTRACT

@@ -35,9 +35,10 @@ _ROOT = Path(__file__).resolve().parents[2]
 
 
 def rules_version() -> str:
-    """The rules a record was judged by: the digest of the rules catalogue (``service/rules/catalogue.jsonl``)."""
+    """The rules a record was judged by: the digest of the rules catalogue (``rules/catalogue.jsonl`` of the
+    package)."""
     try:
-        data = (_ROOT / "service" / "rules" / "catalogue.jsonl").read_bytes()
+        data = (Path(__file__).resolve().parents[1] / "rules" / "catalogue.jsonl").read_bytes()
     except OSError:
         return "unknown"
     return "sha256:" + hashlib.sha256(data).hexdigest()[:16]

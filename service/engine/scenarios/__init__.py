@@ -53,8 +53,10 @@ def register(s: Scenario) -> Scenario:
     return s
 
 
-def discover(package: str = "service.engine.modules") -> list[str]:
-    """Import every module package under ``package`` and register the scenarios and expansions it lists."""
+def discover(package: Optional[str] = None) -> list[str]:
+    """Import every module package under ``package`` (default: the engine's ``modules``, under the name the
+    engine was imported as) and register the scenarios and expansions it lists."""
+    package = package or __package__.rpartition(".")[0] + ".modules"
     found = []
     pkg = importlib.import_module(package)
     for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
