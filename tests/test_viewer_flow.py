@@ -324,3 +324,33 @@ def test_cities_and_knights_knights_and_commodities_are_edited(server, browser):
                            cell)
     until(browser, lambda d: state_of(d)["scenario_state"]["cities_and_knights"]["commodities"]["1"]["coin"] == 2)
     assert state_of(browser)["scenario_state"]["cities_and_knights"]["commodity_bank"]["coin"] == 10
+
+
+def test_a_five_player_game_starts_in_the_mode_chosen_and_a_refused_option_is_not_offered(server, browser):
+    start(browser, server, "base", "5", {"five_six_mode": "paired"})
+    st = state_of(browser)
+    assert len(st["players"]) == 5 and st["options"]["five_six_mode"] == "paired"
+    pick_legal(browser)
+    from selenium.webdriver.support.ui import Select
+    Select(by_id(browser, "scenario")).select_by_value("WAG")
+    until(browser, lambda d: d.find_elements("css selector", '#options [data-option="large_map_bonus"]'))
+    mode = browser.find_element("css selector", '#options [data-option="five_six_mode"]')
+    assert not mode.is_enabled() and "refused here" in mode.find_element("xpath", "..").get_attribute("title")
+
+
+def test_the_page_calls_only_the_public_api(client):
+    """Every path the page fetches is one of the published contract's (openapi.yaml), none private."""
+    import re
+    from pathlib import Path
+    import yaml
+    page = client.get("/").get_data(as_text=True)
+    spec = yaml.safe_load((Path(__file__).parents[1] / "openapi.yaml").read_text(encoding="utf-8"))
+    published = [re.compile("^" + re.sub(r"\{[^}]+\}", "[^/]+", p) + "$") for p in spec["paths"]]
+    called = {c for c in re.findall(r"""(?:fetch\(|post\(|getJson\()\s*["'`](/[^"'`]*)""", page)}
+    called |= set(re.findall(r"""["'`](/v1/[^"'`]*)""", page))
+    assert {"/v1/adjudicate?explain=true", "/v1/render", "/v1/games", "/v1/derive", "/v1/legal-actions",
+            "/v1/replay"} <= called
+    for path in called:
+        probe = re.sub(r"\$\{[^}]*\}", "x", path.split("?")[0])
+        probe = probe + "x" if probe.endswith("/") else probe          # "/v1/rules/" + an id
+        assert any(p.match(probe) for p in published), path

@@ -181,12 +181,17 @@ def test_wagons_barbarians_and_warships_are_edited_on_the_board(server, browser,
         click(b, [2, 1, "N"])
         until(b, lambda d: ss(d)["wagons"]["0"]["node"] == [2, 1, "N"])
         settled(b)
+        wait_for(b, "#board svg g.layer.wag-wagons .glyph")
         form(b, 'input[data-wagon="level"][data-player="0"]', 3)
         until(b, lambda d: ss(d)["wagons"]["0"]["level"] == 3)
         settled(b)
         form(b, 'input[data-wagon="level"][data-player="0"]', 9)
         refused(b, "Not changed")
         assert ss(b)["wagons"]["0"]["level"] == 3
+        form(b, 'select[data-wagon="token"][data-player="0"]', "sand@quarry")      # a token taken from a stack
+        until(b, lambda d: ss(d)["wagons"]["0"]["token"] == {"kind": "sand", "from": "quarry"})
+        assert ss(b)["stacks"]["quarry"]["sand"] == 2
+        settled(b)
         tool(b, "barbarian")
         before = dict(ss(b)["barbarians"])
         click(b, [1, 2])
@@ -196,5 +201,13 @@ def test_wagons_barbarians_and_warships_are_edited_on_the_board(server, browser,
         click(b, [1, 2])
         until(b, lambda d: ss(d)["barbarians"].get("1,2", 0) == before.get("1,2", 0))
         settled(b)
+        tool(b, "warship")
+        sea = next([h["q"], h["r"]] for h in state_of(b)["board"]["hexes"] if h["terrain"] == "sea")
+        click(b, sea)
+        until(b, lambda d: ss(d)["warships"].get("0") == sea)
+        settled(b)
+        wait_for(b, "#board svg g.layer.wag-warships .glyph")
+        click(b, [1, 2])                                    # a warship lies on a sea hex
+        refused(b, "R-086")
         judge_and_apply(b)
-        assert ss(b)["wagons"]["0"]["level"] == 3
+        assert ss(b)["wagons"]["0"]["level"] == 3 and ss(b)["wagons"]["0"]["token"]["kind"] == "sand"
