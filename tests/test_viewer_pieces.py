@@ -161,6 +161,10 @@ def test_single_ships_with_home_and_cargo_are_edited_on_the_board(server, browse
         refused(b, "GOLD-030")
         assert state_of(b)["scenario_state"]["ships"][0]["cargo"] == 3
         until(b, lambda d: d.find_element("css selector", '#scen input[data-mobile="cargo"]').get_attribute("value") == "3")
+        coins = b.find_element("css selector", '#hands input[data-group="_count"][data-player="1"][data-key="gold"]')
+        b.execute_script("arguments[0].value = '11'; arguments[0].dispatchEvent(new Event('change', {bubbles: true}));", coins)
+        until(b, lambda d: state_of(d)["players"][1]["gold"] == 11)      # the coins a player holds (GOLD-005)
+        settled(b)
         tool(b, "move")                                     # sailed elsewhere by two clicks
         click(b, [0, 4, "E"])
         until(b, lambda d: "picked up" in by_id(d, "where").text)
