@@ -354,3 +354,27 @@ def test_the_page_calls_only_the_public_api(client):
         probe = re.sub(r"\$\{[^}]*\}", "x", path.split("?")[0])
         probe = probe + "x" if probe.endswith("/") else probe          # "/v1/rules/" + an id
         assert any(p.match(probe) for p in published), path
+
+
+def test_another_apps_record_is_read_and_stepped_through(server, browser):
+    """A catanatron game pasted as it is: read by POST /v1/import, replayed with each step's verdict; a
+    JSettlers2 save is shown as the position it holds."""
+    from pathlib import Path
+    fixtures = Path(__file__).parent / "fixtures" / "records"
+    start(browser, server)
+    game = (fixtures / "catanatron" / "kept-0000.json").read_text(encoding="utf-8")
+    browser.execute_script("document.getElementById('record').value = arguments[0];", game)
+    by_id(browser, "replay").click()
+    until(browser, lambda d: "Read as a catanatron record" in by_id(d, "replaysummary").text, timeout=60)
+    assert len(browser.find_elements("css selector", "#steps li")) > 100
+    until(browser, lambda d: "Legal." in by_id(d, "verdict").text)
+    assert state_of(browser)["pieces"]["settlements"] == [] and len(state_of(browser)["players"]) == 4
+    by_id(browser, "stepnext").click()
+    until(browser, lambda d: len(state_of(d)["pieces"]["settlements"]) == 1)
+    until(browser, lambda d: "Legal." in by_id(d, "verdict").text)
+    save = (fixtures / "jsettlers2" / "reletest-longest-3p-sea.game.json").read_text(encoding="utf-8")
+    browser.execute_script("document.getElementById('record').value = arguments[0];", save)
+    by_id(browser, "replay").click()
+    until(browser, lambda d: "position" in by_id(d, "replaysummary").text)
+    assert len(state_of(browser)["players"]) == 3 and state_of(browser)["pieces"]["roads"]
+    settled(browser)
