@@ -119,6 +119,23 @@ def test_city_walls_knights_and_metropolises_are_edited_on_the_board(server, bro
         settled(b)
         wait_for(b, "#board svg g.layer.ck-metropolis-science .glyph")
         assert "metropolises" in by_id(b, "derived").text
+        # the barbarian ship's step, a progress card drawn and put back, the merchant (CK-PROG-T3)
+        form(b, 'input[data-ck="barbarian"]', 5)
+        until(b, lambda d: ck(d)["barbarian"] == 5)
+        settled(b)
+        form(b, 'select[data-ck="card-add"][data-player="1"]', "politics:spy")
+        until(b, lambda d: ck(d)["hands"]["1"].get("spy") == 1 and ck(d)["decks"]["politics"]["spy"] == 2)
+        settled(b)
+        form(b, 'select[data-ck="card-add"][data-player="1"]', "science:printer")     # a point card lies face up
+        until(b, lambda d: ck(d)["vp_cards"]["1"].get("printer") == 1)
+        settled(b)
+        b.find_element("css selector", '#scen button[data-ck="card-back"][data-card="spy"]').click()
+        until(b, lambda d: not ck(d)["hands"]["1"].get("spy") and ck(d)["decks"]["politics"]["spy"] == 3)
+        settled(b)
+        tool(b, "merchant")
+        click(b, [0, 0])
+        until(b, lambda d: ck(d)["merchant"] == {"hex": [0, 0], "player": 0})
+        settled(b)
         # taking the city away takes its wall and its metropolis with it
         tool(b, "remove")
         click(b, [0, 0, "N"])
