@@ -190,6 +190,25 @@ def test_single_ships_with_home_and_cargo_are_edited_on_the_board(server, browse
         settled(b)
         judge_and_apply(b)
         assert state_of(b)["scenario_state"]["ships"][0]["cargo"] == 3
+        held_by(b, by_link(b))                              # a link holds the ships, homes and cargo
+
+
+def by_link(b) -> dict:
+    by_id(b, "share").click()
+    until(b, lambda d: by_id(d, "sharelink").get_attribute("value"))
+    return {"link": by_id(b, "sharelink").get_attribute("value"), "state": state_of(b)}
+
+
+def held_by(b, shared):
+    import json
+    b.get("about:blank")
+    b.get(shared["link"])
+
+    def loaded(d):
+        text = by_id(d, "state").get_attribute("value")
+        return text and json.loads(text) == shared["state"]
+    until(b, loaded)
+    settled(b)
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
