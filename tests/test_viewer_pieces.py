@@ -249,5 +249,12 @@ def test_wagons_barbarians_and_warships_are_edited_on_the_board(server, browser,
         wait_for(b, "#board svg g.layer.wag-warships .glyph")
         click(b, [1, 2])                                    # a warship lies on a sea hex
         refused(b, "R-086")
+        tool(b, "bridge")                                   # a bridge of player 0 on a river path
+        river = ss(b)["rivers"][1]
+        click(b, river)
+        until(b, lambda d: {"edge": river, "player": 0} in ss(d)["bridges"])
+        settled(b)
+        click(b, [0, 0, "NE"])                              # not a river: R-095
+        refused(b, "R-095")
         judge_and_apply(b)
         assert ss(b)["wagons"]["0"]["level"] == 3 and ss(b)["wagons"]["0"]["token"]["kind"] == "sand"
