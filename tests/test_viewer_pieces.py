@@ -258,3 +258,40 @@ def test_wagons_barbarians_and_warships_are_edited_on_the_board(server, browser,
         refused(b, "R-095")
         judge_and_apply(b)
         assert ss(b)["wagons"]["0"]["level"] == 3 and ss(b)["wagons"]["0"]["token"]["kind"] == "sand"
+
+
+@pytest.mark.parametrize("scenario,key,refusals", [
+    ("TDE1", "treasures", None),
+    ("TDE6", "dragons", ("TDE6-005", "R-077")),          # a dragon lies on the Enchanted Land; its flags add up
+])
+def test_a_modules_own_piece_is_moved_and_removed_on_the_board(server, browser, scenario, key, refusals):
+    """A treasure or a dragon (pieces the page knows nothing about: a module's list of {node, ...}) is
+    moved by two clicks and removed, each edit checked by the service: kept, or refused with the rule."""
+    b = browser
+    start(b, server, scenario, "3")
+    ss = lambda d: state_of(d)["scenario_state"]            # noqa: E731
+    first = ss(b)[key][0]
+    n = len(ss(b)[key])
+    q, r, c = first["node"]
+    spot = [-3, -3, "N"] if refusals else [q, r, "S" if c == "N" else "N"]   # off the land / next to it
+    assert all(x["node"] != spot for x in ss(b)[key])
+    tool(b, "move")
+    click(b, first["node"])
+    until(b, lambda d: "picked up" in by_id(d, "where").text)
+    click(b, spot)
+    if refusals:
+        refused(b, "Not changed", refusals[0])
+        assert ss(b)[key][0] == first
+    else:
+        until(b, lambda d: ss(d)[key][0]["node"] == spot)
+        assert ss(b)[key][0] == {**first, "node": spot} and "moved the treasure" in by_id(b, "moves").text
+    settled(b)
+    tool(b, "remove")
+    click(b, ss(b)[key][0]["node"])
+    if refusals:
+        refused(b, "Not changed", refusals[1])
+        assert len(ss(b)[key]) == n
+    else:
+        until(b, lambda d: len(ss(d)[key]) == n - 1)
+    settled(b)
+    judge_and_apply(b)
