@@ -295,3 +295,19 @@ def test_a_modules_own_piece_is_moved_and_removed_on_the_board(server, browser, 
         until(b, lambda d: len(ss(d)[key]) == n - 1)
     settled(b)
     judge_and_apply(b)
+
+
+def test_a_modules_counts_are_set_in_the_form(server, browser):
+    """Counts a module keeps per player or for the game (Diamond Isles' diamonds, cache and reserve) are in
+    the form; a change the position cannot hold is refused with the module's rule (the 50 counters)."""
+    b = browser
+    start(b, server, "DIAM", "3")
+    ss = lambda d: state_of(d)["scenario_state"]            # noqa: E731
+    assert b.find_element("css selector", '#scen input[data-count="diamond_reserve"]').get_attribute("value") == \
+        str(ss(b)["diamond_reserve"])
+    form(b, 'input[data-count="diamonds"][data-player="1"]', 2)
+    refused(b, "Not changed", "DIAM-003")
+    assert ss(b)["diamonds"]["1"] == 0
+    until(b, lambda d: d.find_element("css selector", '#scen input[data-count="diamonds"][data-player="1"]')
+          .get_attribute("value") == "0")                  # the form shows the position kept
+    judge_and_apply(b)
