@@ -305,9 +305,22 @@ def test_a_modules_counts_are_set_in_the_form(server, browser):
     ss = lambda d: state_of(d)["scenario_state"]            # noqa: E731
     assert b.find_element("css selector", '#scen input[data-count="diamond_reserve"]').get_attribute("value") == \
         str(ss(b)["diamond_reserve"])
-    form(b, 'input[data-count="diamonds"][data-player="1"]', 2)
+    form(b, 'input[data-count="diamonds"][data-key="1"]', 2)
     refused(b, "Not changed", "DIAM-003")
     assert ss(b)["diamonds"]["1"] == 0
-    until(b, lambda d: d.find_element("css selector", '#scen input[data-count="diamonds"][data-player="1"]')
+    until(b, lambda d: d.find_element("css selector", '#scen input[data-count="diamonds"][data-key="1"]')
           .get_attribute("value") == "0")                  # the form shows the position kept
     judge_and_apply(b)
+
+
+def test_counts_kept_by_another_key_are_not_taken_for_players(server, browser):
+    """TDE6's dragon pool counts dragons by strength (1, 2, 3): shown by strength, not as players' counts."""
+    b = browser
+    start(b, server, "TDE6", "3")
+    pool = state_of(b)["scenario_state"]["dragon_pool"]
+    for key, n in pool.items():
+        box = b.find_element("css selector", f'#scen input[data-count="dragon_pool"][data-key="{key}"]')
+        assert box.get_attribute("value") == str(n)
+    form(b, 'input[data-count="dragon_pool"][data-key="3"]', pool["3"] + 1)
+    refused(b, "Not changed", "R-077")                   # the unseen flags no longer add up
+    assert state_of(b)["scenario_state"]["dragon_pool"] == pool
