@@ -378,3 +378,19 @@ def test_another_apps_record_is_read_and_stepped_through(server, browser):
     until(browser, lambda d: "position" in by_id(d, "replaysummary").text)
     assert len(state_of(browser)["players"]) == 3 and state_of(browser)["pieces"]["roads"]
     settled(browser)
+
+
+def test_every_scenario_and_player_count_starts(server, browser, client):
+    """Every scenario with a map, at each of its player counts (5 and 6 for the base game), is started from
+    the page and drawn with its legal actions listed."""
+    scenarios = client.get("/v1/scenarios").get_json()["scenarios"]
+    started = []
+    for s in scenarios:
+        if not s["has_map"]:
+            continue
+        for n in s["players"]:
+            start(browser, server, s["id"], str(n))
+            st = state_of(browser)
+            assert (st["scenario"], len(st["players"])) == (s["id"], n)
+            started.append((s["id"], n))
+    assert ("base", 6) in started and ("WAG", 4) in started and ("TDE5", 3) in started and len(started) >= 34
