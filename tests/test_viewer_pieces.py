@@ -10,6 +10,7 @@ import contextlib
 
 import pytest
 
+from .picture_util import matches_reference
 from .test_viewer import browser, needs_browser, server, wait_for  # noqa: F401  (fixtures)
 from .test_viewer_flow import TO_CLIENT, by_id, pick_legal, settled, start, state_of, until
 
@@ -119,6 +120,9 @@ def test_city_walls_knights_and_metropolises_are_edited_on_the_board(server, bro
         settled(b)
         wait_for(b, "#board svg g.layer.ck-metropolis-science .glyph")
         assert "metropolises" in by_id(b, "derived").text
+        if size == "desktop":                               # the wall, the knight and the metropolis as drawn
+            b.execute_script("document.querySelector('#board').scrollIntoView()")
+            matches_reference("viewer-ck-pieces.png", b.find_element("css selector", "#board svg").screenshot_as_png)
         # the barbarian ship's step, a progress card drawn and put back, the merchant (CK-PROG-T3)
         form(b, 'input[data-ck="barbarian"]', 5)
         until(b, lambda d: ck(d)["barbarian"] == 5)
