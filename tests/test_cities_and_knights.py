@@ -959,3 +959,29 @@ def test_judging_a_roll_leaves_the_position_judged_as_it_was():
     assert not v.legal and [x.rule for x in v.violations] == ["CK-PROG-S1"]
     legal_actions(state, graph, scen)
     assert dump_state(state) == before and store.ck(state)["hands"] == {}
+
+
+def test_a_posted_knight_and_merchant_stand_on_the_board(client):
+    """CK-KNIGHT-1: a knight stands on an intersection of a land hex; CK-PROG-T3: the merchant on a land hex.
+    A posted state with either off the board (or the merchant on a frame hex) is refused, naming the piece."""
+    st = client.post("/v1/games", json={"scenario": "base", "players": 3, "seed": 3,
+                                        "options": {"cities_and_knights": True}}).get_json()["state"]
+    ck = st["scenario_state"]["cities_and_knights"]
+    for node, ok in (([50, 50, "N"], False), ([0, 0, "N"], True)):
+        posted = copy.deepcopy(st)
+        posted["scenario_state"]["cities_and_knights"]["knights"] = [
+            {"node": node, "player": 0, "level": 1, "active": False}]
+        r = client.post("/v1/derive", json={"state": posted})
+        assert (r.status_code == 200) is ok
+        if not ok:
+            assert any(e["pointer"].endswith("/knights/0/node") and "CK-KNIGHT-1" in e["detail"]
+                       for e in r.get_json()["errors"])
+    for hex_, ok in (([50, 50], False), ([0, -3], False), ([0, 0], True)):      # off, a frame hex, a tile
+        posted = copy.deepcopy(st)
+        posted["scenario_state"]["cities_and_knights"]["merchant"] = {"hex": hex_, "player": 0}
+        r = client.post("/v1/derive", json={"state": posted})
+        assert (r.status_code == 200) is ok
+        if not ok:
+            assert any(e["pointer"].endswith("/merchant/hex") and "CK-PROG-T3" in e["detail"]
+                       for e in r.get_json()["errors"])
+    assert ck["merchant"] is None

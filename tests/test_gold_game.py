@@ -262,3 +262,20 @@ def _road_to(st, player, site, g):
             prev[m] = (e, n)
             q.append(m)
     return None
+
+
+def test_a_posted_ship_lies_on_a_path_of_the_board(client):
+    """GOLD-020: a ship is a piece on a path of the board; one posted far off it is refused, naming it."""
+    import copy
+    st = client.post("/v1/games", json={"scenario": "GOLD", "players": 3, "seed": 3}).get_json()["state"]
+    st["pieces"]["settlements"].append({"player": 0, "node": [1, 3, "S"]})      # a front-coast home
+    st["players"][0]["supply"]["settlements"] -= 1
+    st["players"][0]["supply"]["ships"] -= 1
+    for edge, ok in (([50, 50, "E"], False), ([0, 4, "E"], True)):
+        posted = copy.deepcopy(st)
+        posted["scenario_state"]["ships"] = [{"id": 0, "player": 0, "home": [1, 3, "S"], "edge": edge}]
+        r = client.post("/v1/derive", json={"state": posted})
+        assert (r.status_code == 200) is ok
+        if not ok:
+            assert any(e["pointer"] == "/state/scenario_state/ships/0/edge" and "GOLD-020" in e["detail"]
+                       for e in r.get_json()["errors"])

@@ -698,3 +698,19 @@ def test_a_set_up_placement_keeps_the_turn_until_its_treasure_is_claimed(client)
     assert done["legal"], done["violations"]
     assert done["state"]["current_player"] == 1 and "setup_hold" not in done["state"]["scenario_state"]
     assert done["state"]["scenario_state"]["kept"]["0"] == 1
+
+
+@pytest.mark.parametrize("sid,rule", [("TDE1", "TDE1-005"), ("TDE2", "TDE2-006")])
+def test_a_treasure_token_lies_on_an_intersection_of_the_board(client, sid, rule):
+    """TDE1-005 / TDE2-006: the tokens lie on the marked positions of the board: a posted state with one far
+    off the board is refused, naming the token and the rule; moved to another intersection of the board it
+    is taken."""
+    st = client.post("/v1/games", json={"scenario": sid, "players": 3, "seed": 7}).get_json()["state"]
+    st["scenario_state"]["treasures"][0]["node"] = [50, 50, "N"]
+    r = client.post("/v1/derive", json={"state": st})
+    assert r.status_code == 422
+    errors = r.get_json()["errors"]
+    assert any(e["pointer"] == "/state/scenario_state/treasures/0/node" and rule in e["detail"] for e in errors)
+    q, r0, c = st["scenario_state"]["treasures"][1]["node"]
+    st["scenario_state"]["treasures"][0]["node"] = [q, r0, "S" if c == "N" else "N"]
+    assert client.post("/v1/derive", json={"state": st}).status_code == 200

@@ -324,3 +324,73 @@ def test_cities_and_knights_knights_and_commodities_are_edited(server, browser):
                            cell)
     until(browser, lambda d: state_of(d)["scenario_state"]["cities_and_knights"]["commodities"]["1"]["coin"] == 2)
     assert state_of(browser)["scenario_state"]["cities_and_knights"]["commodity_bank"]["coin"] == 10
+
+
+def test_a_five_player_game_starts_in_the_mode_chosen_and_a_refused_option_is_not_offered(server, browser):
+    start(browser, server, "base", "5", {"five_six_mode": "paired"})
+    st = state_of(browser)
+    assert len(st["players"]) == 5 and st["options"]["five_six_mode"] == "paired"
+    pick_legal(browser)
+    from selenium.webdriver.support.ui import Select
+    Select(by_id(browser, "scenario")).select_by_value("WAG")
+    until(browser, lambda d: d.find_elements("css selector", '#options [data-option="large_map_bonus"]'))
+    mode = browser.find_element("css selector", '#options [data-option="five_six_mode"]')
+    assert not mode.is_enabled() and "refused here" in mode.find_element("xpath", "..").get_attribute("title")
+
+
+def test_the_page_calls_only_the_public_api(client):
+    """Every path the page fetches is one of the published contract's (openapi.yaml), none private."""
+    import re
+    from pathlib import Path
+    import yaml
+    page = client.get("/").get_data(as_text=True)
+    spec = yaml.safe_load((Path(__file__).parents[1] / "openapi.yaml").read_text(encoding="utf-8"))
+    published = [re.compile("^" + re.sub(r"\{[^}]+\}", "[^/]+", p) + "$") for p in spec["paths"]]
+    called = {c for c in re.findall(r"""(?:fetch\(|post\(|getJson\()\s*["'`](/[^"'`]*)""", page)}
+    called |= set(re.findall(r"""["'`](/v1/[^"'`]*)""", page))
+    assert {"/v1/adjudicate?explain=true", "/v1/render", "/v1/games", "/v1/derive", "/v1/legal-actions",
+            "/v1/replay"} <= called
+    for path in called:
+        probe = re.sub(r"\$\{[^}]*\}", "x", path.split("?")[0])
+        probe = probe + "x" if probe.endswith("/") else probe          # "/v1/rules/" + an id
+        assert any(p.match(probe) for p in published), path
+
+
+def test_another_apps_record_is_read_and_stepped_through(server, browser):
+    """A catanatron game pasted as it is: read by POST /v1/import, replayed with each step's verdict; a
+    JSettlers2 save is shown as the position it holds."""
+    from pathlib import Path
+    fixtures = Path(__file__).parent / "fixtures" / "records"
+    start(browser, server)
+    game = (fixtures / "catanatron" / "kept-0000.json").read_text(encoding="utf-8")
+    browser.execute_script("document.getElementById('record').value = arguments[0];", game)
+    by_id(browser, "replay").click()
+    until(browser, lambda d: "Read as a catanatron record" in by_id(d, "replaysummary").text, timeout=60)
+    assert len(browser.find_elements("css selector", "#steps li")) > 100
+    until(browser, lambda d: "Legal." in by_id(d, "verdict").text)
+    assert state_of(browser)["pieces"]["settlements"] == [] and len(state_of(browser)["players"]) == 4
+    by_id(browser, "stepnext").click()
+    until(browser, lambda d: len(state_of(d)["pieces"]["settlements"]) == 1)
+    until(browser, lambda d: "Legal." in by_id(d, "verdict").text)
+    save = (fixtures / "jsettlers2" / "reletest-longest-3p-sea.game.json").read_text(encoding="utf-8")
+    browser.execute_script("document.getElementById('record').value = arguments[0];", save)
+    by_id(browser, "replay").click()
+    until(browser, lambda d: "position" in by_id(d, "replaysummary").text)
+    assert len(state_of(browser)["players"]) == 3 and state_of(browser)["pieces"]["roads"]
+    settled(browser)
+
+
+def test_every_scenario_and_player_count_starts(server, browser, client):
+    """Every scenario with a map, at each of its player counts (5 and 6 for the base game), is started from
+    the page and drawn with its legal actions listed."""
+    scenarios = client.get("/v1/scenarios").get_json()["scenarios"]
+    started = []
+    for s in scenarios:
+        if not s["has_map"]:
+            continue
+        for n in s["players"]:
+            start(browser, server, s["id"], str(n))
+            st = state_of(browser)
+            assert (st["scenario"], len(st["players"])) == (s["id"], n)
+            started.append((s["id"], n))
+    assert ("base", 6) in started and ("WAG", 4) in started and ("TDE5", 3) in started and len(started) >= 34

@@ -21,8 +21,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional
 
 from ...core import Violation
-from ...geometry import edge_str, node_str
-from ...mapgraph import MapGraph
+from ...geometry import edge_str, node_hexes, node_str
+from ...mapgraph import LAND, MapGraph
 from ...module import ActionSpec, EventSpec, OptionSpec
 from ...scenarios.base import _ROBBER_FIELDS, flag_option
 from ...scenarios.seafarers import SEAFARERS_ACTION_SPECS
@@ -546,6 +546,9 @@ class CitiesAndKnights:
                 out.append((f"{at}/knights/{i}/player", f"player {k['player']} does not exist"))
             if node in seen or node in state.buildings:
                 out.append((f"{at}/knights/{i}/node", f"{node_str(node)} holds another piece (CK-KNIGHT-2)"))
+            elif not any((t := state.hexes.get(h)) is not None and t.terrain != "frame" for h in node_hexes(node)):
+                out.append((f"{at}/knights/{i}/node", f"a knight stands on an intersection of the board (CK-KNIGHT-1, "
+                            f"CK-SEA-5: one touched by a road or a ship); {node_str(node)} is not one"))
             seen.add(node)
         for p in range(n):
             for lvl in (1, 2, 3):
@@ -563,6 +566,12 @@ class CitiesAndKnights:
             if b is None or b[1] != "city" or state.players[b[0]].supply.get("settlements", 0):
                 out.append((f"{at}/sideways/{i}", "a city lies on its side only when no settlement piece was left "
                             "(CK-BARB-5)"))
+        m = c.get("merchant")
+        if m and ((t := state.hexes.get(tuple(m["hex"]))) is None or t.terrain not in LAND):
+            out.append((f"{at}/merchant/hex", f"the merchant stands on a land hex of the board (CK-PROG-T3); "
+                        f"{m['hex'][0]},{m['hex'][1]} is not one"))
+        if m and m["player"] >= state.num_players:
+            out.append((f"{at}/merchant/player", f"player {m['player']} does not exist"))
         for t, h in c["metropolises"].items():
             if h and state.buildings.get(tuple(h["node"])) != (h["player"], "city"):
                 out.append((f"{at}/metropolises/{t}", "a metropolis stands on its holder's city (CK-IMP-7)"))

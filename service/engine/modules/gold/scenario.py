@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from ...geometry import Node, node_str
+from ...geometry import Node, edge_hexes, edge_str, node_str
 from ...mapgraph import RESOURCES, MapGraph
 from ...module import ActionSpec, EventSpec, RangeKind
 from ...spec import EDGE, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Map, Null, Obj, Str, by_player
@@ -432,6 +432,10 @@ def _validate_ships(state: State, ships: list) -> list[tuple[str, str]]:
             out.append((at, "home is an intersection [q, r, \"N\"|\"S\"], edge a path [q, r, \"NE\"|\"E\"|\"SE\"] "
                         "(canonical names)"))
             continue
+        sides = [state.hexes.get(h) for h in edge_hexes(tuple(sh["edge"]))]
+        if any(t is None for t in sides) or all(t.terrain == "frame" for t in sides):
+            out.append((at + "/edge", f"a ship lies on a path of the board (GOLD-020); {edge_str(tuple(sh['edge']))} "
+                        "is not one"))
         home = tuple(sh["home"])
         b = state.buildings.get(home)
         if b is None or b[0] != p:

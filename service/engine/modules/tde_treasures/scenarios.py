@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ...core import Action, Ctx, Violation
-from ...geometry import canonical_node, node_edges, node_str
+from ...geometry import canonical_node, node_edges, node_hexes, node_str
 from ...islands import island_map
 from ...mapgraph import RESOURCES, MapGraph
 from ...module import ActionSpec, EventSpec
@@ -183,6 +183,11 @@ class TreasureRules(MappedScenario, Seafarers):
         for i, t in enumerate(state.scenario_state.get("pending") or []):
             if t["player"] >= state.num_players:
                 out.append((f"/state/scenario_state/pending/{i}/player", f"player {t['player']} does not exist"))
+        for i, t in enumerate(state.scenario_state.get("treasures") or []):   # TDE1-005 / TDE2-006: a token
+            node = tuple(t["node"])                                           # lies on a position of the board
+            if not any((h := state.hexes.get(x)) is not None and h.terrain != "frame" for x in node_hexes(node)):
+                out.append((f"/state/scenario_state/treasures/{i}/node", f"{self.rules['tokens']}: a treasure token "
+                            f"lies on an intersection of the board; {node_str(node)} is not one"))
         return out
 
     # -- checks --------------------------------------------------------------------------------------
@@ -272,7 +277,7 @@ class TreasureIslands(TreasureRules, edition=Edition(
                                      "shared_victory": F(List(PLAYER, max_len=4))}),
                                 doc="TDE1-013/TDE1-015: Catan chips awarded and left of the 14")}
     rules = {"players": "TDE1-002", "reveal": "TDE1-008", "reward": "TDE1-009", "stock": "TDE1-010",
-             "sea": "TDE1-010", "treasure": "TDE1-011", "use": "TDE1-012"}
+             "sea": "TDE1-010", "treasure": "TDE1-011", "use": "TDE1-012", "tokens": "TDE1-005"}
     stock_on_discovery = True
 
     def cities_and_knights_rules(self) -> type:
@@ -373,7 +378,7 @@ class DepartureIntoTheUnknown(TreasureRules, edition=Edition(
                         "A special 2:1 port attached (TDE2-018)."),
               )
     rules = {"players": "TDE2-002", "reveal": "TDE2-011", "reward": "TDE2-012", "stock": "TDE2-012",
-             "sea": "TDE2-012", "treasure": "TDE2-014", "use": "TDE2-015"}
+             "sea": "TDE2-012", "treasure": "TDE2-014", "use": "TDE2-015", "tokens": "TDE2-006"}
     may_keep = True
 
     def cities_and_knights_rules(self) -> type:
