@@ -51,14 +51,15 @@ class RangeKind:
     one (random play and tests). ``positional``: what lies inside a range depends on how the position
     resolves it (C&K's roll, whose choices follow from seeded draws), and ``admits(spec, action, state,
     graph, scenario)`` judges it at the position. ``count(spec)`` is the exact number of actions inside a
-    spec and ``members(spec)`` yields each of them once (a perft count, ``engine/perft.py``); a kind
-    without them cannot be counted by perft (it says so rather than guess)."""
+    spec and ``members(spec)`` yields each of them once (a perft count, ``engine/perft.py``; a positional
+    kind's take the position too: ``count(spec, state, graph, scenario)``); a kind without them cannot be
+    counted by perft (it says so rather than guess)."""
     specs: Callable[..., Iterable[tuple[dict, "Action"]]]
     admits: Callable[..., bool]
     sample: Callable[[dict, Any], "Action"]
     positional: bool = False
-    count: Optional[Callable[[dict], int]] = None
-    members: Optional[Callable[[dict], Iterable["Action"]]] = None
+    count: Optional[Callable[..., int]] = None
+    members: Optional[Callable[..., Iterable["Action"]]] = None
 
 
 @dataclass(frozen=True)

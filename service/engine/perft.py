@@ -195,26 +195,28 @@ def outcomes(state: State, action: Action, graph: MapGraph, scenario: "Scenario"
 
 # -- the count -----------------------------------------------------------------------------------------
 
-def _moves(la) -> Iterator[tuple[Optional[dict], Action]]:
+def _moves(la, state: State, graph: MapGraph, scenario: "Scenario") -> Iterator[tuple[Optional[dict], Action]]:
     """Each action of a list: the listed ones, then each range's members (with its spec)."""
     for t in sorted(la.actions):
         for a in la.actions[t]:
             yield None, a
     for t in sorted(la.ranges):
         for spec in la.ranges[t]:
-            members = range_members(spec)
+            members = range_members(spec, state, graph, scenario)
             if members is None:
                 raise Uncountable(f"perft cannot go past a range of {t}: its kind does not list its members")
             for a in members:
                 yield spec, a
 
 
-def list_size(la) -> int:
-    """The number of actions a legal-action list describes: each listed one, each range by its count."""
+def list_size(la, state: Optional[State] = None, graph: Optional[MapGraph] = None,
+              scenario: Optional["Scenario"] = None) -> int:
+    """The number of actions a legal-action list describes: each listed one, each range by its count (a
+    positional range, C&K's roll, at the list's position, given)."""
     n = la.count
     for t, specs in la.ranges.items():
         for spec in specs:
-            c = range_count(spec)
+            c = range_count(spec, state, graph, scenario)
             if c is None:
                 raise Uncountable(f"perft cannot count a range of {t}: its kind does not say how many "
                                   "actions it holds")
@@ -251,9 +253,9 @@ class _Counter:
         la = legal_actions(state, graph, self.scenario)
         self.work.lists += 1
         if depth == 1:
-            return list_size(la)
+            return list_size(la, state, graph, self.scenario)
         total = 0
-        for _, a in _moves(la):
+        for _, a in _moves(la, state, graph, self.scenario):
             for o in self.outcomes(state, a, graph):
                 total += self.count(o.state, o.graph, depth - 1)
         return total
@@ -294,13 +296,13 @@ def perft(state: State, graph: MapGraph, scenario: "Scenario", depth: int, divid
         for spec in la.ranges[t]:
             row = {"range": spec}
             if depth == 1:
-                n = range_count(spec)
+                n = range_count(spec, state, graph, scenario)
                 if n is None:
                     raise Uncountable(f"perft cannot count a range of {t}: its kind does not say how many "
                                       "actions it holds")
                 row["count"] = n
             else:
-                members = range_members(spec)
+                members = range_members(spec, state, graph, scenario)
                 if members is None:
                     raise Uncountable(f"perft cannot go past a range of {t}: its kind does not list its members")
                 n = 0
@@ -359,10 +361,10 @@ def estimate(state: State, graph: MapGraph, scenario: "Scenario", depth: int, cl
             t0 = clock()
             la = legal_actions(s, g, scenario)
             per_list.append(clock() - t0)
-            size = list_size(la)
+            size = list_size(la, s, g, scenario)
             if not size:
                 break
-            a = _pick(la, rng.below(size))
+            a = _pick(la, rng.below(size), s, g, scenario)
             t0 = clock()
             outs = outcomes(s, a, g, scenario)
             o = outs[rng.below(len(outs))]
@@ -383,7 +385,7 @@ def estimate(state: State, graph: MapGraph, scenario: "Scenario", depth: int, cl
     return Estimate(lists, applies, seconds)
 
 
-def _pick(la, i: int) -> Action:
+def _pick(la, i: int, state: State, graph: MapGraph, scenario: "Scenario") -> Action:
     """The ``i``-th action a list describes (listed ones in type order, then each range's members, each
     member of a range taken as its example)."""
     for t in sorted(la.actions):
@@ -393,7 +395,7 @@ def _pick(la, i: int) -> Action:
         i -= len(acts)
     for t in sorted(la.ranges):
         for spec in la.ranges[t]:
-            n = range_count(spec) or 0
+            n = range_count(spec, state, graph, scenario) or 0
             if i < n:                       # the range's checked example stands for its members (a
                 ex = spec["example"]        # range may hold millions: not walked to the i-th)
                 return Action(ex["type"], ex["player"], {k: v for k, v in ex.items() if k not in ("type", "player")})
