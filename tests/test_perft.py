@@ -38,7 +38,7 @@ MAX_LISTS = 250
 
 
 def _start(sid: str, n: int, options: dict, seed: int):
-    scen = with_expansions(get_scenario(sid), options or None)
+    scen = with_expansions(get_scenario(sid), options or None, n)
     state = scen.new_game(n, seed, options) if options else scen.new_game(n, seed)
     return state, MapGraph.build(state.terrain_map()), scen
 
@@ -515,3 +515,37 @@ def test_perft2_goes_past_a_roll_range():
         for o in outcomes(state, a, graph, scen):
             expected += list_size(legal_actions(o.state, o.graph, scen), o.state, o.graph, scen)
     assert row["count"] == expected > 0 and r.count == sum(x["count"] for x in r.divide)
+
+
+# -- perft(1) = the list's size on mid-game positions of every game -----------------------------------
+
+def _every_game() -> list[tuple[str, int, dict | None]]:
+    """Every scenario of the tables, with and without Cities & Knights where it takes it (its largest
+    player count up to 4), and the base game with 5 and with 6 players in both modes of the 5-6 extension."""
+    rows: dict = {}
+    for r in TABLE["rows"]:
+        key = (r["scenario"], bool(r["options"].get(CK)))
+        if r["players"] <= 4 and (key not in rows or r["players"] > rows[key][1]):
+            rows[key] = (r["scenario"], r["players"], dict(r["options"]) or None)
+    extra = [("base", n, {"five_six_mode": m}) for n in (5, 6) for m in ("special_build", "paired")]
+    return [rows[k] for k in sorted(rows)] + extra
+
+
+EVERY_GAME = _every_game()
+
+
+@pytest.mark.parametrize("sid,n,options", EVERY_GAME,
+                         ids=[f"{g[0]}/{g[1]}" + "".join(f"+{k}={v}" for k, v in (g[2] or {}).items()) for g in EVERY_GAME])
+def test_perft1_is_the_size_of_the_legal_action_list_in_every_game(client, sid, n, options):
+    """Must hold (docs/perft.md): perft(1) of a position equals the number of actions ``POST
+    /v1/legal-actions`` describes, ranges counted, on positions of a seeded game of every scenario (with and
+    without Cities & Knights), WAG, and 5-6 player games; each range counted again independently."""
+    seed = 1 + sum(map(ord, sid)) + n
+    states = []
+    play_game(sid, n, seed, max_actions=150, check=False, options=options,
+              on_step=lambda s, a, v: states.append(s))
+    scen = with_expansions(get_scenario(sid), options, n)
+    picked = states[10::14]
+    assert len(picked) >= 5
+    for state in picked:
+        _check_perft1(client, state, scen)
