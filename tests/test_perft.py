@@ -549,3 +549,96 @@ def test_perft1_is_the_size_of_the_legal_action_list_in_every_game(client, sid, 
     assert len(picked) >= 5
     for state in picked:
         _check_perft1(client, state, scen)
+
+
+# -- SC11/TDE3: token sources chosen after a blind draw (D-perft-chance) -------------------------------
+
+def _blind_draw_then_choice():
+    """An SC11 position where one action draws from the reserve and then moves a mainland token: the
+    current player (a settlement beside each of two edges between two blank small-island hexes, a Road
+    Building card) builds both roads; the reserve holds 6, 5 and 9, so three tokens are drawn blind
+    (R-063) and the fourth hex takes a mainland token (SC11-009), every mainland token an 8: where the 6
+    lands decides whether a red token may go next to it (SC11-010), so the sources allowed depend on the
+    draw. Returns (scenario, state, graph, the two edges)."""
+    from service.engine.geometry import edge_hexes, edge_nodes, hex_neighbours
+    from service.engine.state import Tile
+    scen = get_scenario("SC11")
+    states = []
+    play_game("SC11", 4, 2, max_actions=200, check=False,
+              on_step=lambda s, a, v: states.append(s) if s.phase == "main" else None)
+    state = states[-1].copy()
+    graph = MapGraph.build(state.terrain_map())
+    mainland = scen.token_area(state)
+    blank = {h for h, t in state.hexes.items() if h not in mainland and t.number is None
+             and t.terrain in ("forest", "hills", "pasture", "fields", "mountains")}
+    inner = [e for e in graph.edges if len(set(edge_hexes(e)) & blank) == 2]
+    e1, e2 = next((a, b) for a, b in itertools.combinations(inner, 2)
+                  if not any(y in hex_neighbours(x) or x == y for x in set(edge_hexes(a)) & blank
+                             for y in set(edge_hexes(b)) & blank))
+    p = state.current_player
+    for e in (e1, e2):
+        state.buildings[edge_nodes(e)[0]] = (p, "settlement")
+    state.players[p].dev_cards["road_building"] = 1
+    state.flags.dev_card_played = False
+    state.scenario_state["token_pile"] = [6, 5, 9]
+    for h, t in list(state.hexes.items()):
+        if h in mainland and t.number is not None:
+            state.hexes[h] = Tile(t.terrain, 8)
+    return scen, state, MapGraph.build(state.terrain_map()), {e1, e2}
+
+
+def _building_both(actions, edges):
+    from service.engine.scenarios._sc_tokens import placed_edges
+    return [a for a in actions if a.type == "play_road_building" and set(map(tuple, placed_edges(a))) == edges]
+
+
+def test_token_sources_chosen_after_a_blind_draw_branch_on_the_draw():
+    """D-perft-chance with SC11-008/009/010 (R-063): past a placement whose token sources are chosen after
+    its own blind draws, each draw is a branch and under it the sources the list allows for that draw (some
+    not allowed for the position's own draw, marked ``listed: false``). Brute force: for each order the
+    three tokens can be drawn in, a generator seed drawing them in that order, the list of that position
+    (the family of actions building both roads), each adjudicated and the list after it counted."""
+    from service.engine.perft import family_outcomes
+    scen, state, graph, edges = _blind_draw_then_choice()
+    r = perft(state, graph, scen, 2, divide=True)
+
+    def first(row):
+        x = row["action"]
+        return Action(x["type"], x["player"], {k: v for k, v in x.items() if k not in ("type", "player")})
+    rows = [x for x in r.divide if "action" in x and _building_both([first(x)], edges)]
+    ours = sum(x["count"] for x in rows)
+    assert any(x.get("listed") is False for x in rows)
+    assert r.count == sum(x["count"] for x in r.divide)
+    brute, orders = 0, set()
+    pile = state.scenario_state["token_pile"]
+    for order in itertools.permutations(range(3)):
+        idx = []
+        left = list(range(3))
+        for i in order:
+            idx.append(left.index(i))
+            left.remove(i)
+        seed = next(sd for sd in range(200_000) if _draws(sd, state.rng_counter) == tuple(idx))
+        orders.add(tuple(pile[i] for i in order))
+        posted = state.copy()
+        posted.rng_seed = seed
+        for a in _building_both(legal_actions(posted, graph, scen).actions.get("play_road_building", []), edges):
+            v = adjudicate(posted, a, graph, scen)
+            assert v.legal
+            g = MapGraph.build(v.state.terrain_map())
+            brute += list_size(legal_actions(v.state, g, scen), v.state, g, scen)
+    assert len(orders) == 6 and len(rows) > 1
+    assert ours == brute
+    # without following the draw, the list's own family under every draw counts otherwise
+    listed = _building_both(legal_actions(state, graph, scen).actions["play_road_building"], edges)
+    blind = sum(list_size(legal_actions(o.state, o.graph, scen), o.state, o.graph, scen)
+                for a in listed for o in outcomes(state, a, graph, scen))
+    assert blind != brute
+    base = scen.chance_base(state, graph, listed[0])
+    assert sum(len(o) for _, o in family_outcomes(state, base, graph, scen)) > len(listed)
+
+
+def _draws(seed: int, counter: int) -> tuple[int, ...]:
+    """The reserve's three blind draws (R-063) a generator seed makes: the index drawn from 3, 2, then 1."""
+    from service.engine.rng import Rng
+    r = Rng(seed, counter)
+    return tuple(r.below(n) for n in (3, 2, 1))

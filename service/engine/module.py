@@ -260,6 +260,15 @@ class Hooks(Protocol):
     def legal_candidates(self, state: "State", graph: "MapGraph", player: int) -> list["Action"]:
         """Candidate actions beyond those of the action specs' ``candidates`` (a superset is fine)."""
 
+    def chance_base(self, state: "State", graph: "MapGraph", action: "Action") -> Optional["Action"]:
+        """When choices ``action`` carries are made after draws the action itself makes (so which choices
+        are legal depends on what is drawn), the action without them, the base its family shares; None
+        otherwise. A perft count (``engine/perft.py``) then follows the family under every draw."""
+
+    def chance_family(self, state: "State", graph: "MapGraph", base: "Action") -> list["Action"]:
+        """The actions of ``base``'s family (``chance_base``) as the legal-action list would give them for the
+        draws in force (a perft count forces them, ``rng.FORCED``): ``base`` and ``base`` with each choice."""
+
     def maps(self) -> dict[int, Any]:
         """The map data per player count, for the scenario page."""
 
