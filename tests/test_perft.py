@@ -69,7 +69,7 @@ def test_base_setup_counts_match_the_independent_count():
     shape only). The table holds the same, and the engine counts the first depths again on another board."""
     theirs = [54, 144, 7236, 19248, 897180]
     for row in TABLE["rows"]:
-        if row["scenario"] == "base" and not row["options"]:
+        if row["scenario"] == "base" and not row["options"] and row["players"] <= 4:
             assert row["counts"][:5] == theirs[:len(row["counts"])]
     state, graph, scen = _start("base", 4, {}, 99)
     assert [perft(state, graph, scen, d).count for d in (1, 2, 3)] == theirs[:3]
