@@ -32,12 +32,14 @@ SEED = 1
 
 
 def rows_to_count() -> list[tuple[str, int, bool]]:
-    """(scenario, players, with C&K) for every scenario that starts a game on its own map, and the same
-    with Cities & Knights stacked on where the scenario takes it."""
+    """(scenario, players, with C&K) for every scenario that starts a game on its own map, the base game
+    with 5 and 6 players (the 5-6 extension's 30-hex board, BASE56-014), and the same with Cities &
+    Knights stacked on where the scenario takes it."""
     sys.path.insert(0, str(ROOT / "bench"))
     from digests import ck_scenarios
     from service.engine.selfplay import playable_scenarios
     out = [(sid, n, False) for sid, n in playable_scenarios()]
+    out += [("base", n, False) for n in (5, 6) if ("base", n) not in playable_scenarios()]
     out += [(sid, n, True) for sid, n in ck_scenarios()]
     return sorted(out, key=lambda r: (r[0] != "base", r[0], r[1], r[2]))
 
@@ -54,7 +56,7 @@ def count_row(sid: str, n: int, ck: bool, seconds: float, seed: int = SEED, most
     from service.engine.perft import estimate, perft
     from service.engine.scenarios import get_scenario, with_expansions
     options = {CK: True} if ck else None
-    scen = with_expansions(get_scenario(sid), options)
+    scen = with_expansions(get_scenario(sid), options, n)
     state = scen.new_game(n, seed, options) if options else scen.new_game(n, seed)
     graph = MapGraph.build(state.terrain_map())
     clock = time.process_time

@@ -104,6 +104,52 @@ def test_BASE56_038_seven_discards_over_seven_cards(client):
     assert v["state"]["phase"] == "discard" and v["state"]["pending_discards"] == {"3": 4}
 
 
+def test_BASE56_038_the_seven_is_the_extensions_own_over_any_lower_limit(client, monkeypatch):
+    """BASE56-038: the 5-6 game holds its own hand limit of 7 (over 7 cards: discard half, rounded down), whatever
+    the rules below it say; a 4-player game follows the base game's limit (here changed to show the difference)."""
+    from service.engine.scenarios.base import Scenario
+    monkeypatch.setattr(Scenario, "discard_limit", lambda self, state, player: 9)
+    st = position(6, phase="roll", hands={2: hand(ore=8), 3: hand(grain=4, ore=5), 5: hand(ore=7)})
+    st.pop("turn_flags", None)
+    v = act(client, st, {"type": "roll", "player": 0, "dice": [3, 4]})
+    assert v["legal"] and v["state"]["phase"] == "discard"
+    assert v["state"]["pending_discards"] == {"2": 4, "3": 4}
+    s4 = start_game("base", 4, 1)
+    assert scenario_of(s4).discard_limit(s4, 0) == 9 and scenario_of(start_game("base", 6, 1)).discard_limit(s4, 0) == 7
+
+
+@pytest.mark.parametrize("desert", [(-2, -1), (0, 1)])
+def test_BASE56_038_the_robber_may_go_to_either_desert(client, monkeypatch, desert):
+    """BASE56-038: the robber follows BASE-ROBBER on the 30-hex board and either desert is a legal target (the
+    robber standing on the other one), listed among the legal actions; a frame hex never is. The extension says
+    so itself: a lower rule refusing deserts does not reach a 5-6 game."""
+    from service.engine.scenarios.base import Scenario
+    assert {h for h, (t, _) in B.DEFAULT_LAND.items() if t == "desert"} == {(-2, -1), (0, 1)}
+    monkeypatch.setattr(Scenario, "robber_hex_ok", lambda self, state, h: state.hexes[h].terrain not in
+                        ("desert", "frame", "sea"))
+    other = (0, 1) if desert == (-2, -1) else (-2, -1)
+    st = position(6, phase="robber", robber=list(other))
+    st["turn_flags"] = {"rolled": True}
+    v = act(client, st, {"type": "move_robber", "player": 0, "hex": list(desert)})
+    assert v["legal"], v["violations"]
+    listed = client.post("/v1/legal-actions", json={"state": st}).get_json()
+    assert list(desert) in [a["hex"] for a in listed["actions"]["move_robber"]]
+    frame = list(B.FRAME[0])
+    v = act(client, st, {"type": "move_robber", "player": 0, "hex": frame})
+    assert not v["legal"]
+
+
+def test_BASE56_007_one_robber_on_the_board(client):
+    """BASE56-007: the extension adds no robber and takes none away: a 5-6 base position without its robber is
+    refused naming it (a 4-player position may leave it off the board)."""
+    st = position(5, robber=None)
+    r = client.post("/v1/derive", json={"state": st})
+    assert r.status_code == 422
+    errors = r.get_json()["errors"]
+    assert any(e["pointer"] == "/state/robber" and "BASE56-007" in e["detail"] for e in errors)
+    assert client.post("/v1/derive", json={"state": position(5)}).status_code == 200
+
+
 # -- the board -------------------------------------------------------------------------------------------------
 
 def test_BASE56_008_BASE56_009_BASE56_011_the_default_board_matches_the_table():

@@ -38,7 +38,7 @@ MAX_LISTS = 250
 
 
 def _start(sid: str, n: int, options: dict, seed: int):
-    scen = with_expansions(get_scenario(sid), options or None)
+    scen = with_expansions(get_scenario(sid), options or None, n)
     state = scen.new_game(n, seed, options) if options else scen.new_game(n, seed)
     return state, MapGraph.build(state.terrain_map()), scen
 
@@ -69,7 +69,7 @@ def test_base_setup_counts_match_the_independent_count():
     shape only). The table holds the same, and the engine counts the first depths again on another board."""
     theirs = [54, 144, 7236, 19248, 897180]
     for row in TABLE["rows"]:
-        if row["scenario"] == "base" and not row["options"]:
+        if row["scenario"] == "base" and not row["options"] and row["players"] <= 4:
             assert row["counts"][:5] == theirs[:len(row["counts"])]
     state, graph, scen = _start("base", 4, {}, 99)
     assert [perft(state, graph, scen, d).count for d in (1, 2, 3)] == theirs[:3]
@@ -133,7 +133,7 @@ def _ranges_counted(listed, state, graph, scen) -> tuple[int, int]:
         kind = RANGE_KINDS.get(t)
         for spec in group:
             ranged += 1
-            counted = range_count(spec)
+            counted = range_count(spec, state, graph, scen)
             if kind is None:
                 brute = _brute(spec, listed["player"])
                 if brute is not None:
@@ -145,7 +145,7 @@ def _ranges_counted(listed, state, graph, scen) -> tuple[int, int]:
 
 
 def _members_checked(state, graph, scen, spec, positional):
-    members = list(range_members(spec))
+    members = list(range_members(spec, state, graph, scen))
     keys = [json.dumps(a.params, sort_keys=True, default=str) for a in members]
     assert len(set(keys)) == len(keys), "a member listed twice"
     for a in members:
@@ -158,17 +158,12 @@ def _members_checked(state, graph, scen, spec, positional):
 
 def _check_perft1(client, state, scen) -> int:
     """perft(1) over HTTP against the legal-action list over HTTP, ranges counted again independently
-    (by brute force, or by their members); the number of ranges met (-1: refused as uncountable)."""
+    (by brute force, or by their members); the number of ranges met."""
     from service.api.codec import dump_state
     graph = MapGraph.build(state.terrain_map())
     body = {"state": dump_state(state)}
     listed = client.post("/v1/legal-actions", json=body).get_json()
     answer = client.post("/v1/perft", json={**body, "depth": 1})
-    uncountable = [t for t in listed["ranges"] if RANGE_KINDS.get(t) and RANGE_KINDS[t].count is None]
-    if uncountable:                     # C&K's roll ranges: refused, naming the state
-        assert answer.status_code == 422, answer.get_json()
-        assert answer.get_json()["errors"][0]["pointer"] == "/state"
-        return -1
     assert answer.status_code == 200, answer.get_json()
     ranged, members = _ranges_counted(listed, state, graph, scen)
     size = listed["count"] + members
@@ -181,7 +176,7 @@ def _check_perft1(client, state, scen) -> int:
 def test_perft1_is_the_size_of_the_legal_action_list(client, sid, n, options, seed):
     scen, positions = _positions(sid, n, options, seed)
     assert len(positions) >= 10
-    ranged = sum(max(0, _check_perft1(client, state, scen)) for state in positions)
+    ranged = sum(_check_perft1(client, state, scen) for state in positions)
     assert ranged or sid in ("SC01", "SC08", "DIAM", "TDE1", "TDE5")
 
 
@@ -419,3 +414,231 @@ def test_a_reveal_branches_on_what_the_piles_may_hold_unless_the_position_keeps_
         v = adjudicate(blind, given, graph, scen)
         assert v.legal
         assert position_key(v.state, counter=False) == position_key(o.state, counter=False)
+
+
+# -- Cities & Knights' roll ranges: counted exactly ---------------------------------------------------
+
+def _roll_cases():
+    """Positions of ``test_cities_and_knights_legal`` whose roll is given as ranges, with the bases of a
+    brute force over every roll (the dice, the Alchemist, the knights sent) and, with CK-VAR-MEANIES, the
+    active knights per player."""
+    from . import test_cities_and_knights_legal as T
+    from .ck_util import E_N_NE, E_NE_SE, E_S_SW, E_SW_NW, NE, SW, N, S, ck, knight, position, with_cards
+    out = {"four tied defenders": (T._four_tied(), [T.SEEDED], None),
+           "three players lose a city": (T._three_lose((4, 4, 3)), [T.SEEDED], None)}
+    c = with_cards(ck(), 1, "spy", "spy", "warlord", "wedding")
+    c["improvements"]["1"]["politics"] = 2
+    c = with_cards(with_cards(c, 0, "alchemist"), 2, "constitution")
+    st = position(phase="roll", ck_state=c)
+    st["rng"] = {"seed": T._seed("trade", "politics"), "counter": 0}
+    out["alchemist pairs asking a put-back"] = (st, [T.SEEDED] + T.ALCHEMIST, None)
+    st = T._four_tied(alchemist=True)
+    c = st["scenario_state"]["cities_and_knights"]
+    for q in ("1", "2", "3"):
+        c["hands"][q] = {}
+    c["decks"] = with_cards(ck(4), 0, "alchemist")["decks"]
+    out["alchemist with four tied defenders"] = (st, [T.SEEDED] + T.ALCHEMIST, None)
+    far = (1, 0, "N")
+    c = ck(4, barbarian=6)
+    c["knights"] = [knight(0, NE, 2, True), knight(0, far, 1, True), knight(1, SW, 1, True),
+                    knight(1, (-1, 1, "S"), 2, True), knight(2, (0, -1, "N"), 1, True), knight(2, (1, 0, "S"), 1)]
+    active = {0: [NE, far], 1: [SW, (-1, 1, "S")], 2: [(0, -1, "N")], 3: []}
+    for event in ("ship", "trade"):
+        st = position(players=4, phase="roll", ck_state=c, options={"CK-VAR-MEANIES": True},
+                      cities=((0, N), (1, S), (2, (1, -1, "N")), (3, (-1, 0, "N")), (3, (-2, 2, "N"))),
+                      roads=((0, E_N_NE), (0, E_NE_SE), (1, E_S_SW), (1, E_SW_NW)))
+        st["rng"] = {"seed": T._seed(event), "counter": 0}
+        out[f"meanies, event {event}"] = (st, T._sent(active), active)
+    st = position(phase="roll", ck_state=with_cards(ck(), 0, "alchemist"), options={"CK-VAR-MEANIES": True})
+    out["meanies, alchemist, no knight"] = (st, [T.SEEDED] + T.ALCHEMIST, {0: [], 1: [], 2: []})
+    return out
+
+
+ROLL_CASES = ["four tied defenders", "three players lose a city", "alchemist pairs asking a put-back",
+              "alchemist with four tied defenders", "meanies, event ship", "meanies, event trade",
+              "meanies, alchemist, no knight"]
+
+
+def _a_roll(a, active) -> str:
+    """A roll as the choice it makes: with CK-VAR-MEANIES the knights sent as a set per player (a player
+    left out sends all), the order named aside."""
+    from service.engine.legal import action_json
+    d = action_json(a)
+    if active is not None:
+        f = d.get("fighting") or {}
+        d["fighting"] = {str(q): sorted(list(x) for x in f.get(str(q), [list(n) for n in ns]))
+                         for q, ns in active.items()}
+    return json.dumps(d, sort_keys=True)
+
+
+@pytest.mark.parametrize("case", ROLL_CASES)
+def test_perft1_counts_the_roll_ranges_of_cities_and_knights(client, case):
+    """perft(1) = the list's size with C&K's roll ranges counted: each range counted at its position equals
+    its members, and the listed rolls and the members are every distinct legal roll once, as a brute force
+    over every roll and every choice its resolution asks finds them (CK-BARB-4/6, CK-PROG-5, CK-PROG-S1,
+    CK-VAR-MEANIES: a choice of knights is a set per player)."""
+    from service.api.codec import dump_state
+    from . import test_cities_and_knights_legal as T
+    st, bases, active = _roll_cases()[case]
+    state, graph = T._load(st)
+    scen = T._scen("base")
+    la = legal_actions(state, graph, scen, 0)
+    specs = la.ranges.get("roll", [])
+    assert specs
+    counted = [range_count(spec, state, graph, scen) for spec in specs]
+    assert range_count(specs[0]) is None              # a positional range is counted at its position only
+    members = [a for spec in specs for a in range_members(spec, state, graph, scen)]
+    assert len(members) == sum(counted)
+    ours = [_a_roll(a, active) for a in la.actions.get("roll", []) + members]
+    assert len(set(ours)) == len(ours), "a roll counted twice"
+    ok: list = []
+    for base in bases:
+        T._all_rolls(state, graph, scen, 0, base, ok, [], set())
+    assert set(ours) == {_a_roll(a, active) for a in ok}
+    assert perft(state, graph, scen, 1).count == la.count + sum(counted)
+    r = client.post("/v1/perft", json={"state": dump_state(state), "depth": 1})
+    assert r.status_code == 200 and r.get_json()["count"] == la.count + sum(counted)
+
+
+def test_perft2_goes_past_a_roll_range():
+    """Past a roll range each member is followed (its outcome then the next list): divide's row of the range
+    is the sum over its members of the lists after them."""
+    from . import test_cities_and_knights_legal as T
+    st, _, _ = _roll_cases()["three players lose a city"]
+    state, graph = T._load(st)
+    scen = T._scen("base")
+    r = perft(state, graph, scen, 2, divide=True)
+    (row,) = [x for x in r.divide if "range" in x]
+    spec = legal_actions(state, graph, scen, 0).ranges["roll"][0]
+    expected = 0
+    for a in range_members(spec, state, graph, scen):
+        for o in outcomes(state, a, graph, scen):
+            expected += list_size(legal_actions(o.state, o.graph, scen), o.state, o.graph, scen)
+    assert row["count"] == expected > 0 and r.count == sum(x["count"] for x in r.divide)
+
+
+# -- perft(1) = the list's size on mid-game positions of every game -----------------------------------
+
+def _every_game() -> list[tuple[str, int, dict | None]]:
+    """Every scenario of the tables, with and without Cities & Knights where it takes it (its largest
+    player count up to 4), and the base game with 5 and with 6 players in both modes of the 5-6 extension."""
+    rows: dict = {}
+    for r in TABLE["rows"]:
+        key = (r["scenario"], bool(r["options"].get(CK)))
+        if r["players"] <= 4 and (key not in rows or r["players"] > rows[key][1]):
+            rows[key] = (r["scenario"], r["players"], dict(r["options"]) or None)
+    extra = [("base", n, {"five_six_mode": m}) for n in (5, 6) for m in ("special_build", "paired")]
+    return [rows[k] for k in sorted(rows)] + extra
+
+
+EVERY_GAME = _every_game()
+
+
+@pytest.mark.parametrize("sid,n,options", EVERY_GAME,
+                         ids=[f"{g[0]}/{g[1]}" + "".join(f"+{k}={v}" for k, v in (g[2] or {}).items()) for g in EVERY_GAME])
+def test_perft1_is_the_size_of_the_legal_action_list_in_every_game(client, sid, n, options):
+    """Must hold (docs/perft.md): perft(1) of a position equals the number of actions ``POST
+    /v1/legal-actions`` describes, ranges counted, on positions of a seeded game of every scenario (with and
+    without Cities & Knights), WAG, and 5-6 player games; each range counted again independently."""
+    seed = 1 + sum(map(ord, sid)) + n
+    states = []
+    play_game(sid, n, seed, max_actions=150, check=False, options=options,
+              on_step=lambda s, a, v: states.append(s))
+    scen = with_expansions(get_scenario(sid), options, n)
+    picked = states[10::14]
+    assert len(picked) >= 5
+    for state in picked:
+        _check_perft1(client, state, scen)
+
+
+# -- SC11/TDE3: token sources chosen after a blind draw (D-perft-chance) -------------------------------
+
+def _blind_draw_then_choice():
+    """An SC11 position where one action draws from the reserve and then moves a mainland token: the
+    current player (a settlement beside each of two edges between two blank small-island hexes, a Road
+    Building card) builds both roads; the reserve holds 6, 5 and 9, so three tokens are drawn blind
+    (R-063) and the fourth hex takes a mainland token (SC11-009), every mainland token an 8: where the 6
+    lands decides whether a red token may go next to it (SC11-010), so the sources allowed depend on the
+    draw. Returns (scenario, state, graph, the two edges)."""
+    from service.engine.geometry import edge_hexes, edge_nodes, hex_neighbours
+    from service.engine.state import Tile
+    scen = get_scenario("SC11")
+    states = []
+    play_game("SC11", 4, 2, max_actions=200, check=False,
+              on_step=lambda s, a, v: states.append(s) if s.phase == "main" else None)
+    state = states[-1].copy()
+    graph = MapGraph.build(state.terrain_map())
+    mainland = scen.token_area(state)
+    blank = {h for h, t in state.hexes.items() if h not in mainland and t.number is None
+             and t.terrain in ("forest", "hills", "pasture", "fields", "mountains")}
+    inner = [e for e in graph.edges if len(set(edge_hexes(e)) & blank) == 2]
+    e1, e2 = next((a, b) for a, b in itertools.combinations(inner, 2)
+                  if not any(y in hex_neighbours(x) or x == y for x in set(edge_hexes(a)) & blank
+                             for y in set(edge_hexes(b)) & blank))
+    p = state.current_player
+    for e in (e1, e2):
+        state.buildings[edge_nodes(e)[0]] = (p, "settlement")
+    state.players[p].dev_cards["road_building"] = 1
+    state.flags.dev_card_played = False
+    state.scenario_state["token_pile"] = [6, 5, 9]
+    for h, t in list(state.hexes.items()):
+        if h in mainland and t.number is not None:
+            state.hexes[h] = Tile(t.terrain, 8)
+    return scen, state, MapGraph.build(state.terrain_map()), {e1, e2}
+
+
+def _building_both(actions, edges):
+    from service.engine.scenarios._sc_tokens import placed_edges
+    return [a for a in actions if a.type == "play_road_building" and set(map(tuple, placed_edges(a))) == edges]
+
+
+def test_token_sources_chosen_after_a_blind_draw_branch_on_the_draw():
+    """D-perft-chance with SC11-008/009/010 (R-063): past a placement whose token sources are chosen after
+    its own blind draws, each draw is a branch and under it the sources the list allows for that draw (some
+    not allowed for the position's own draw, marked ``listed: false``). Brute force: for each order the
+    three tokens can be drawn in, a generator seed drawing them in that order, the list of that position
+    (the family of actions building both roads), each adjudicated and the list after it counted."""
+    from service.engine.perft import family_outcomes
+    scen, state, graph, edges = _blind_draw_then_choice()
+    r = perft(state, graph, scen, 2, divide=True)
+
+    def first(row):
+        x = row["action"]
+        return Action(x["type"], x["player"], {k: v for k, v in x.items() if k not in ("type", "player")})
+    rows = [x for x in r.divide if "action" in x and _building_both([first(x)], edges)]
+    ours = sum(x["count"] for x in rows)
+    assert any(x.get("listed") is False for x in rows)
+    assert r.count == sum(x["count"] for x in r.divide)
+    brute, orders = 0, set()
+    pile = state.scenario_state["token_pile"]
+    for order in itertools.permutations(range(3)):
+        idx = []
+        left = list(range(3))
+        for i in order:
+            idx.append(left.index(i))
+            left.remove(i)
+        seed = next(sd for sd in range(200_000) if _draws(sd, state.rng_counter) == tuple(idx))
+        orders.add(tuple(pile[i] for i in order))
+        posted = state.copy()
+        posted.rng_seed = seed
+        for a in _building_both(legal_actions(posted, graph, scen).actions.get("play_road_building", []), edges):
+            v = adjudicate(posted, a, graph, scen)
+            assert v.legal
+            g = MapGraph.build(v.state.terrain_map())
+            brute += list_size(legal_actions(v.state, g, scen), v.state, g, scen)
+    assert len(orders) == 6 and len(rows) > 1
+    assert ours == brute
+    # without following the draw, the list's own family under every draw counts otherwise
+    listed = _building_both(legal_actions(state, graph, scen).actions["play_road_building"], edges)
+    blind = sum(list_size(legal_actions(o.state, o.graph, scen), o.state, o.graph, scen)
+                for a in listed for o in outcomes(state, a, graph, scen))
+    assert blind != brute
+    base = scen.chance_base(state, graph, listed[0])
+    assert sum(len(o) for _, o in family_outcomes(state, base, graph, scen)) > len(listed)
+
+
+def _draws(seed: int, counter: int) -> tuple[int, ...]:
+    """The reserve's three blind draws (R-063) a generator seed makes: the index drawn from 3, 2, then 1."""
+    from service.engine.rng import Rng
+    r = Rng(seed, counter)
+    return tuple(r.below(n) for n in (3, 2, 1))

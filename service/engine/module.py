@@ -51,14 +51,15 @@ class RangeKind:
     one (random play and tests). ``positional``: what lies inside a range depends on how the position
     resolves it (C&K's roll, whose choices follow from seeded draws), and ``admits(spec, action, state,
     graph, scenario)`` judges it at the position. ``count(spec)`` is the exact number of actions inside a
-    spec and ``members(spec)`` yields each of them once (a perft count, ``engine/perft.py``); a kind
-    without them cannot be counted by perft (it says so rather than guess)."""
+    spec and ``members(spec)`` yields each of them once (a perft count, ``engine/perft.py``; a positional
+    kind's take the position too: ``count(spec, state, graph, scenario)``); a kind without them cannot be
+    counted by perft (it says so rather than guess)."""
     specs: Callable[..., Iterable[tuple[dict, "Action"]]]
     admits: Callable[..., bool]
     sample: Callable[[dict, Any], "Action"]
     positional: bool = False
-    count: Optional[Callable[[dict], int]] = None
-    members: Optional[Callable[[dict], Iterable["Action"]]] = None
+    count: Optional[Callable[..., int]] = None
+    members: Optional[Callable[..., Iterable["Action"]]] = None
 
 
 @dataclass(frozen=True)
@@ -258,6 +259,15 @@ class Hooks(Protocol):
 
     def legal_candidates(self, state: "State", graph: "MapGraph", player: int) -> list["Action"]:
         """Candidate actions beyond those of the action specs' ``candidates`` (a superset is fine)."""
+
+    def chance_base(self, state: "State", graph: "MapGraph", action: "Action") -> Optional["Action"]:
+        """When choices ``action`` carries are made after draws the action itself makes (so which choices
+        are legal depends on what is drawn), the action without them, the base its family shares; None
+        otherwise. A perft count (``engine/perft.py``) then follows the family under every draw."""
+
+    def chance_family(self, state: "State", graph: "MapGraph", base: "Action") -> list["Action"]:
+        """The actions of ``base``'s family (``chance_base``) as the legal-action list would give them for the
+        draws in force (a perft count forces them, ``rng.FORCED``): ``base`` and ``base`` with each choice."""
 
     def maps(self) -> dict[int, Any]:
         """The map data per player count, for the scenario page."""

@@ -15,6 +15,10 @@ What is counted (``docs/perft.md`` states it for users):
   outcome, as it counts once in the list. Hence ``perft(1)`` equals the list's size, and ``perft(2)``
   from a position before the roll is the sum, over the roll's distinct outcomes, of the sizes of the
   lists after them.
+  When the choices an action carries are made after its own draws (``Scenario.chance_base``: SC11/TDE3's
+  mainland token sources after a blind draw from the reserve), the family of actions sharing its base is
+  followed under every draw with the choices that draw allows (``family_outcomes``), as at the table the
+  choice follows the outcome; ``perft(1)`` stays the list's size.
 - Positions reached by different orders (set-up placements that commute, trades undone) are counted
   once per depth left and their count reused (a transposition table keyed by the whole position; a
   position with one action to go is not kept: its list costs less than its key).
@@ -193,28 +197,106 @@ def outcomes(state: State, action: Action, graph: MapGraph, scenario: "Scenario"
     return list(found.values())
 
 
+def family_outcomes(state: State, base: Action, graph: MapGraph, scenario: "Scenario") -> list[tuple[Action, list[Outcome]]]:
+    """The family of ``base`` (``Scenario.chance_base``: actions whose choices follow the action's own draws),
+    each member with every distinct position it leads to: the draws are forced through every value (as
+    :func:`outcomes` does for one action), and under each the family is the one the list would give for
+    those draws, each member judged and applied with them. A member legal under no draw is left out; one
+    legal under draws the position's generator would not make is in (D-perft-chance)."""
+    from .referee import check_action
+    h = handler_for(scenario, base.type)
+    found: dict[str, tuple[Action, dict[tuple, Outcome]]] = {}
+    stack: list[tuple[int, ...]] = [()]
+    walked = 0
+    while stack:
+        prefix = stack.pop()
+        walked += 1
+        if walked > MAX_DRAW_PATHS:
+            raise Uncountable(f"{base.type} draws its outcome in more than {MAX_DRAW_PATHS} ways; "
+                              "perft does not count past it", "/state")
+        draws = _Draws(prefix)
+        token = FORCED.set(draws)
+        try:
+            settle(Ctx(state, base, graph, scenario), h, graph)
+        finally:
+            FORCED.reset(token)
+        chosen = prefix + (0,) * (len(draws.arity) - len(prefix))
+        token = FORCED.set(_Draws(chosen))
+        try:
+            family = scenario.chance_family(state, graph, base)
+        finally:
+            FORCED.reset(token)
+        for m in family:
+            hm = handler_for(scenario, m.type)
+            token = FORCED.set(_Draws(chosen))          # judged with the draws it will meet,
+            try:
+                bad = check_action(Ctx(state, m, graph, scenario), hm)
+            finally:
+                FORCED.reset(token)
+            if bad:
+                continue
+            token = FORCED.set(_Draws(chosen))          # then applied with the same draws
+            try:
+                ctx = Ctx(state, m, graph, scenario)
+                s2, g2, _ = settle(ctx, hm, graph)
+            finally:
+                FORCED.reset(token)
+            key = repr(sorted(action_json(m).items()))
+            entry = found.setdefault(key, (m, {}))
+            entry[1].setdefault(position_key(s2, counter=False), Outcome(s2, g2, ctx.events))
+        for j in range(len(draws.arity) - 1, len(prefix) - 1, -1):
+            for k in range(draws.arity[j] - 1, 0, -1):
+                stack.append(chosen[:j] + (k,))
+    return [(m, list(outs.values())) for m, outs in found.values()]
+
+
 # -- the count -----------------------------------------------------------------------------------------
 
-def _moves(la) -> Iterator[tuple[Optional[dict], Action]]:
+def _moves(la, state: State, graph: MapGraph, scenario: "Scenario") -> Iterator[tuple[Optional[dict], Action]]:
     """Each action of a list: the listed ones, then each range's members (with its spec)."""
     for t in sorted(la.actions):
         for a in la.actions[t]:
             yield None, a
     for t in sorted(la.ranges):
         for spec in la.ranges[t]:
-            members = range_members(spec)
+            members = range_members(spec, state, graph, scenario)
             if members is None:
                 raise Uncountable(f"perft cannot go past a range of {t}: its kind does not list its members")
             for a in members:
                 yield spec, a
 
 
-def list_size(la) -> int:
-    """The number of actions a legal-action list describes: each listed one, each range by its count."""
+def _branches(la, state: State, graph: MapGraph, scenario: "Scenario",
+              outs: Callable[[Action], list[Outcome]],
+              work: Optional[Work] = None) -> Iterator[tuple[Optional[dict], Action, list[Outcome]]]:
+    """Each first action of a list with its outcomes: the listed ones and each range's members, and for a
+    family whose choices follow its own draws (``Scenario.chance_base``) each member of it under every draw
+    (those the list gives for the position's own draws, and the others), the family once, where its first
+    member is listed."""
+    bases: set[str] = set()
+    for spec, a in _moves(la, state, graph, scenario):
+        base = scenario.chance_base(state, graph, a) if spec is None else None
+        if base is None:
+            yield spec, a, outs(a)
+            continue
+        key = repr(sorted(action_json(base).items()))
+        if key in bases:
+            continue
+        bases.add(key)
+        for m, o in family_outcomes(state, base, graph, scenario):
+            if work is not None:
+                work.applies += len(o)
+            yield None, m, o
+
+
+def list_size(la, state: Optional[State] = None, graph: Optional[MapGraph] = None,
+              scenario: Optional["Scenario"] = None) -> int:
+    """The number of actions a legal-action list describes: each listed one, each range by its count (a
+    positional range, C&K's roll, at the list's position, given)."""
     n = la.count
     for t, specs in la.ranges.items():
         for spec in specs:
-            c = range_count(spec)
+            c = range_count(spec, state, graph, scenario)
             if c is None:
                 raise Uncountable(f"perft cannot count a range of {t}: its kind does not say how many "
                                   "actions it holds")
@@ -251,10 +333,10 @@ class _Counter:
         la = legal_actions(state, graph, self.scenario)
         self.work.lists += 1
         if depth == 1:
-            return list_size(la)
+            return list_size(la, state, graph, self.scenario)
         total = 0
-        for _, a in _moves(la):
-            for o in self.outcomes(state, a, graph):
+        for _, a, outs in _branches(la, state, graph, self.scenario, lambda a: self.outcomes(state, a, graph), self.work):
+            for o in outs:
                 total += self.count(o.state, o.graph, depth - 1)
         return total
 
@@ -278,29 +360,35 @@ def perft(state: State, graph: MapGraph, scenario: "Scenario", depth: int, divid
     la = legal_actions(state, graph, scenario)
     c.work.lists += 1
     rows: list[dict[str, Any]] = []
+    bases: set[str] = set()
     for t in sorted(la.actions):
         for a in la.actions[t]:
-            row: dict[str, Any] = {"action": action_json(a)}
+            base = scenario.chance_base(state, graph, a) if depth > 1 else None
+            if base is not None:            # a family whose choices follow its draws: every member, once
+                key = repr(sorted(action_json(base).items()))
+                if key in bases:
+                    continue
+                bases.add(key)
+                listed = {repr(sorted(action_json(x).items())) for x in la.actions[t]}
+                for m, outs in family_outcomes(state, base, graph, scenario):
+                    c.work.applies += len(outs)
+                    rows.append(_row(c, m, outs, depth, repr(sorted(action_json(m).items())) in listed))
+                continue
             if depth == 1:
-                row["count"] = 1
+                rows.append({"action": action_json(a), "count": 1})
             else:
-                outs = c.outcomes(state, a, graph)
-                counts = [c.count(o.state, o.graph, depth - 1) for o in outs]
-                row["count"] = sum(counts)
-                if len(outs) > 1:
-                    row["outcomes"] = _outcome_rows(outs, counts)
-            rows.append(row)
+                rows.append(_row(c, a, c.outcomes(state, a, graph), depth, True))
     for t in sorted(la.ranges):
         for spec in la.ranges[t]:
             row = {"range": spec}
             if depth == 1:
-                n = range_count(spec)
+                n = range_count(spec, state, graph, scenario)
                 if n is None:
                     raise Uncountable(f"perft cannot count a range of {t}: its kind does not say how many "
                                       "actions it holds")
                 row["count"] = n
             else:
-                members = range_members(spec)
+                members = range_members(spec, state, graph, scenario)
                 if members is None:
                     raise Uncountable(f"perft cannot go past a range of {t}: its kind does not list its members")
                 n = 0
@@ -310,6 +398,18 @@ def perft(state: State, graph: MapGraph, scenario: "Scenario", depth: int, divid
                 row["count"] = n
             rows.append(row)
     return Perft(depth, sum(r["count"] for r in rows), rows, c.work)
+
+
+def _row(c: _Counter, a: Action, outs: list[Outcome], depth: int, listed: bool) -> dict[str, Any]:
+    """The divide row of a first action: its count over its outcomes (and per outcome when several);
+    ``listed`` False marks a member of a family the list does not give for the position's own draws."""
+    counts = [c.count(o.state, o.graph, depth - 1) for o in outs]
+    row: dict[str, Any] = {"action": action_json(a), "count": sum(counts)}
+    if not listed:
+        row["listed"] = False
+    if len(outs) > 1:
+        row["outcomes"] = _outcome_rows(outs, counts)
+    return row
 
 
 def _outcome_rows(outs: list[Outcome], counts: list[int]) -> list[dict[str, Any]]:
@@ -359,10 +459,10 @@ def estimate(state: State, graph: MapGraph, scenario: "Scenario", depth: int, cl
             t0 = clock()
             la = legal_actions(s, g, scenario)
             per_list.append(clock() - t0)
-            size = list_size(la)
+            size = list_size(la, s, g, scenario)
             if not size:
                 break
-            a = _pick(la, rng.below(size))
+            a = _pick(la, rng.below(size), s, g, scenario)
             t0 = clock()
             outs = outcomes(s, a, g, scenario)
             o = outs[rng.below(len(outs))]
@@ -383,7 +483,7 @@ def estimate(state: State, graph: MapGraph, scenario: "Scenario", depth: int, cl
     return Estimate(lists, applies, seconds)
 
 
-def _pick(la, i: int) -> Action:
+def _pick(la, i: int, state: State, graph: MapGraph, scenario: "Scenario") -> Action:
     """The ``i``-th action a list describes (listed ones in type order, then each range's members, each
     member of a range taken as its example)."""
     for t in sorted(la.actions):
@@ -393,7 +493,7 @@ def _pick(la, i: int) -> Action:
         i -= len(acts)
     for t in sorted(la.ranges):
         for spec in la.ranges[t]:
-            n = range_count(spec) or 0
+            n = range_count(spec, state, graph, scenario) or 0
             if i < n:                       # the range's checked example stands for its members (a
                 ex = spec["example"]        # range may hold millions: not walked to the i-th)
                 return Action(ex["type"], ex["player"], {k: v for k, v in ex.items() if k not in ("type", "player")})

@@ -112,24 +112,35 @@ def domestic_members(spec: dict[str, Any]) -> Iterator[Action]:
                                                             "get": got, "accepted": True})
 
 
-def range_count(spec: dict[str, Any]) -> Optional[int]:
+def range_count(spec: dict[str, Any], state: Any = None, graph: Any = None, scenario: Any = None) -> Optional[int]:
     """The exact number of actions inside a listed range (``LegalActions.ranges``); None when its kind
-    does not say (a module's ``RangeKind`` without ``count``)."""
+    does not say (a module's ``RangeKind`` without ``count``, or a ``positional`` kind asked without its
+    position: ``state``, ``graph`` and ``scenario``)."""
     t = spec["type"]
     kind = RANGE_KINDS.get(t)
     if kind is not None:
-        return None if kind.count is None else kind.count(spec)
+        if kind.count is None:
+            return None
+        if kind.positional:
+            return None if state is None else kind.count(spec, state, graph, scenario)
+        return kind.count(spec)
     if t == "domestic_trade":
         return domestic_count(spec)
     return count_cards(spec["resources"])
 
 
-def range_members(spec: dict[str, Any]) -> Optional[Iterator[Action]]:
-    """Each action inside a listed range once, or None when its kind does not say."""
+def range_members(spec: dict[str, Any], state: Any = None, graph: Any = None,
+                  scenario: Any = None) -> Optional[Iterator[Action]]:
+    """Each action inside a listed range once, or None when its kind does not say (a ``positional``
+    kind: at the position given)."""
     t = spec["type"]
     kind = RANGE_KINDS.get(t)
     if kind is not None:
-        return None if kind.members is None else iter(kind.members(spec))
+        if kind.members is None:
+            return None
+        if kind.positional:
+            return None if state is None else iter(kind.members(spec, state, graph, scenario))
+        return iter(kind.members(spec))
     if t == "domestic_trade":
         return domestic_members(spec)
     p = spec["player"]

@@ -296,6 +296,27 @@ class ReserveTokens:
                             for choice in token_choices(state, mainland, a, self.token_rules)]
         return out
 
+    def chance_base(self, state: State, graph, action) -> Any:
+        """R-063 with SC11-009 / TDE3-010: a placement that draws from the reserve (blind, from two tokens or
+        more) and then, the reserve emptied, moves a mainland token: the sources it may name depend on the
+        tokens drawn (RED), so its ``token_from`` choices follow its own draws. The action without them."""
+        pile = state.scenario_state.get("token_pile") or []
+        if len(pile) < 2 or not placed_edges(action):
+            return None
+        from ..core import Action
+        base = Action(action.type, action.player, {k: v for k, v in action.params.items() if k != "token_from"})
+        moves, _ = settle_tokens(state, self.token_area(state), base, None, rules=self.token_rules)
+        if not any(m["from"] == "reserve" for m in moves) or all(m["from"] == "reserve" for m in moves):
+            return None
+        return base
+
+    def chance_family(self, state: State, graph, base) -> list:
+        """``base`` and ``base`` naming each way of choosing its mainland sources (:func:`token_choices`,
+        judged with the draws in force, as the list names them)."""
+        from ..core import Action
+        return [base] + [Action(base.type, base.player, {**base.params, "token_from": list(c)})
+                         for c in token_choices(state, self.token_area(state), base, self.token_rules)]
+
     def token_after_action(self, ctx, s: State) -> list[dict]:
         """Place the tokens the applied action triggers on ``s`` and emit one ``number_token_placed``
         event per token; returns the moves."""

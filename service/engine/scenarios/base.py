@@ -413,6 +413,13 @@ class Scenario:
         those that pass the same checks as ``adjudicate``). A superset is fine; the default is none."""
         return []
 
+    def chance_base(self, state: State, graph, action: "Action") -> Optional["Action"]:
+        """No action's choices follow its own draws (see ``module.Hooks``)."""
+        return None
+
+    def chance_family(self, state: State, graph, base: "Action") -> list["Action"]:
+        return [base]
+
 
 # -- the standard base board --------------------------------------------------------------------------
 

@@ -113,5 +113,25 @@ def bank_trade_sample(spec: dict, rng: Any) -> Action:
     return Action(t, p, {"give": give, "get": {"gold": sum(give.values()) // spec["rate"]}})
 
 
+def bank_trade_count(spec: dict) -> int:
+    """The trades inside a range (:func:`bank_trade_admits`): the cards bought or sold decide the gold. The
+    same for every game with gold trades (the legal-action list, and a perft count, look the range
+    functions up by action type)."""
+    from ..legal.counting import count_cards
+    return count_cards(spec["get"] if spec["direction"] == "buy" else spec["give"])
+
+
+def bank_trade_members(spec: dict):
+    """Each trade inside a range once."""
+    from ..legal.counting import cards_of
+    t, p = spec["type"], spec["player"]
+    if spec["direction"] == "buy":
+        for get in cards_of(spec["get"]):
+            yield Action(t, p, {"give": {"gold": spec["rate"] * sum(get.values())}, "get": get})
+    else:
+        for give in cards_of(spec["give"]):
+            yield Action(t, p, {"give": give, "get": {"gold": sum(give.values()) // spec["rate"]}})
+
+
 __all__ = ["domestic_trade_with_gold", "split_coins", "joined_coins", "coins", "add_coins", "gold_short", "pay_gold", "buy_violations",
-           "buy_range", "bank_trade_admits", "bank_trade_sample"]
+           "buy_range", "bank_trade_admits", "bank_trade_sample", "bank_trade_count", "bank_trade_members"]

@@ -102,11 +102,14 @@ def _first_path(state: State, graph: Any, scen: Any, p: int, params: dict) -> tu
 
 class _Plan:
     """What one position's roll list is made of: the listed rolls and the ranges' bases."""
-    __slots__ = ("listed", "seeded_range", "seeded_example", "seeded_asks", "alchemist_pairs")
+    __slots__ = ("listed", "seeded_range", "seeded_listed", "seeded_example", "seeded_asks", "alchemist_pairs")
 
     def __init__(self) -> None:
         self.listed: list[Action] = []
         self.seeded_range = False
+        #: The seeded roll's choices are listed (their walk fitted in WALK): with CK-VAR-MEANIES those
+        #: listed rolls are the range's rolls sending every knight (see :func:`count`).
+        self.seeded_listed = False
         self.seeded_example: Optional[Action] = None
         self.seeded_asks: list[dict] = []
         self.alchemist_pairs: list[tuple[int, int]] = []
@@ -126,6 +129,7 @@ def plan(state: State, graph: Any, scen: Any, p: int) -> _Plan:
         out.seeded_range = True
     else:
         out.listed += got
+        out.seeded_listed = True
     if meanies or out.seeded_range:
         out.seeded_range = True
         out.seeded_example, out.seeded_asks = _first_path(state, graph, scen, p, dict(seeded))
@@ -213,6 +217,151 @@ def sample(spec: dict, rng: Any) -> Action:
     return Action("roll", ex["player"], params)
 
 
-RANGES = RangeKind(specs, admits, sample, positional=True)
+# -- counting the rolls of a range (a perft count, ``engine/perft.py``) ------------------------------------
+#
+# A range's members are its distinct rolls: per base (the seeded dice, or one Alchemist pair of ``dice``),
+# each combination of the choices its resolution asks, and with CK-VAR-MEANIES each choice of knights sent:
+# per player a set of their active knights (the order named and a player left out sending all are the
+# same choice: the member names every player, knights sorted). Rolls the list gives one by one are not
+# members again: with CK-VAR-MEANIES the rolls sending every knight of a base whose rolls are listed.
+#
+# Counted, not enumerated: the knights sent decide a roll's choices only through the attack's outcome
+# (who loses a city, who ties as defender: ``barbarians.outcome``), so the choices of knights are counted
+# per player by strength (subsets of their knights by the strength they add) and the choices after them
+# counted once per distinct outcome; the cities lost multiply (CK-BARB-4: each loser's alone, nothing
+# after it reads it), and the decks and put-backs, which change the seeded draws after them (CK-BARB-6,
+# CK-PROG-5/6), are followed one by one.
 
-__all__ = ["RANGES", "WALK", "ALCHEMIST_PAIRS", "plan", "roll_candidates", "specs", "admits", "sample"]
+def _choices(state: State, graph: Any, scen: Any, p: int, params: dict) -> int:
+    """The number of rolls of ``params`` with each combination of the choices their resolution asks."""
+    e = _asked(state, graph, scen, Action("roll", p, dict(params)))
+    if e is None:
+        return 1
+    if e.key == "pillage":                 # CK-BARB-4: the same choices follow whichever city is lost
+        return len(e.options) * _choices(state, graph, scen, p, _with(params, e, e.options[0]))
+    return sum(_choices(state, graph, scen, p, _with(params, e, o)) for o in e.options)
+
+
+def _choice_rolls(state: State, graph: Any, scen: Any, p: int, params: dict) -> Iterable[Action]:
+    """Each roll of ``params`` with a combination of the choices it asks, once."""
+    a = Action("roll", p, dict(params))
+    e = _asked(state, graph, scen, a)
+    if e is None:
+        yield a
+        return
+    for o in e.options:
+        yield from _choice_rolls(state, graph, scen, p, _with(params, e, o))
+
+
+def _bases(spec: dict) -> list[dict]:
+    if spec["dice"] is None:
+        return [{"dice": None}]
+    return [{"dice": list(d), "alchemist": True} for d in spec["dice"]]
+
+
+def _base_listed(state: State, graph: Any, scen: Any, p: int, base: dict) -> bool:
+    """Whether the list gives ``base``'s rolls sending every knight one by one (CK-VAR-MEANIES)."""
+    if base.get("alchemist"):
+        return _asked(state, graph, scen, Action("roll", p, dict(base))) is None
+    return _plan_of(state, graph, scen, p).seeded_listed
+
+
+def _knights(state: State, scen: Any) -> dict[str, list[tuple[list, int]]]:
+    """CK-VAR-MEANIES: per player their active knights, sorted, each with the strength it adds when sent
+    (its level, or 0 for a knight the scenario does not let meet the barbarians)."""
+    out: dict[str, list[tuple[list, int]]] = {str(q): [] for q in range(state.num_players)}
+    for k in ck(state)["knights"]:
+        if k["active"]:
+            out[str(k["player"])].append((list(k["node"]), k["level"] if scen.knight_defends(state, k) else 0))
+    return {q: sorted(ks, key=lambda x: x[0]) for q, ks in out.items()}
+
+
+def _by_strength(knights: list[tuple[list, int]]) -> dict[int, tuple[int, list]]:
+    """Per strength added: (the number of sets of these knights adding it, one such set)."""
+    ways: dict[int, tuple[int, list]] = {0: (1, [])}
+    for node, level in knights:
+        nxt = dict(ways)                                   # the sets without this knight
+        for s_, (n, pick) in ways.items():                 # and with it
+            t = s_ + level
+            if t in nxt:
+                nxt[t] = (nxt[t][0] + n, nxt[t][1])
+            else:
+                nxt[t] = (n, pick + [node])
+        ways = nxt
+    return ways
+
+
+def _attacks(state: State, graph: Any, scen: Any, p: int, base: dict) -> bool:
+    """Whether ``base``'s roll meets the barbarians (the event die and the ship, not the knights)."""
+    from .turn import resolve_roll
+    ctx = Ctx(state, Action("roll", p, dict(base)), graph, scen)
+    try:
+        resolve_roll(ctx, state.copy())
+    except NeedChoice:
+        pass
+    return any(e.get("type") == "barbarian_attack" for e in ctx.events)
+
+
+def _meanies_count(state: State, graph: Any, scen: Any, p: int, base: dict) -> int:
+    from itertools import product
+    from .barbarians import outcome
+    knights = _knights(state, scen)
+    players = sorted(knights, key=int)
+    every = {q: sorted(n for n, _ in knights[q]) for q in players}
+    total = 0
+    if not _attacks(state, graph, scen, p, base):
+        sets = 1
+        for q in players:
+            sets *= 2 ** len(knights[q])
+        total = sets * _choices(state, graph, scen, p, {**base, "fighting": every})
+    else:
+        per = [_by_strength(knights[q]) for q in players]
+        by_outcome: dict[tuple, int] = {}
+        for combo in product(*[sorted(w.items()) for w in per]):
+            sets, fighting = 1, {}
+            for q, (_, (n, pick)) in zip(players, combo):
+                sets *= n
+                fighting[q] = sorted(pick)
+            o = outcome(state, fighting, scen)
+            key = (o["catan_wins"], tuple(o["lose_city"]), o["defender"], tuple(o["tied_defenders"]))
+            n_choices = by_outcome.get(key)
+            if n_choices is None:
+                n_choices = by_outcome[key] = _choices(state, graph, scen, p, {**base, "fighting": fighting})
+            total += sets * n_choices
+    if _base_listed(state, graph, scen, p, base):
+        total -= _choices(state, graph, scen, p, {**base, "fighting": every})
+    return total
+
+
+def count(spec: dict, state: State, graph: Any, scen: Any) -> int:
+    """The exact number of rolls inside ``spec`` at the position (see above)."""
+    p = spec["player"]
+    if "fighting" not in spec:
+        return sum(_choices(state, graph, scen, p, base) for base in _bases(spec))
+    return sum(_meanies_count(state, graph, scen, p, base) for base in _bases(spec))
+
+
+def members(spec: dict, state: State, graph: Any, scen: Any) -> Iterable[Action]:
+    """Each roll inside ``spec`` once (the knights sent named for every player, sorted)."""
+    from itertools import combinations, product
+    p = spec["player"]
+    for base in _bases(spec):
+        if "fighting" not in spec:
+            yield from _choice_rolls(state, graph, scen, p, base)
+            continue
+        knights = _knights(state, scen)
+        players = sorted(knights, key=int)
+        every = {q: sorted(n for n, _ in knights[q]) for q in players}
+        skip_all = _base_listed(state, graph, scen, p, base)
+        per = [[sorted(c) for k in range(len(every[q]) + 1) for c in combinations(every[q], k)] for q in players]
+        for combo in product(*per):
+            fighting = dict(zip(players, combo))
+            if skip_all and fighting == every:
+                continue
+            yield from _choice_rolls(state, graph, scen, p, {**base, "fighting": fighting})
+
+
+RANGES = RangeKind(specs, admits, sample, positional=True, count=count, members=members)
+
+__all__ = ["RANGES", "WALK", "ALCHEMIST_PAIRS", "plan", "roll_candidates", "specs", "admits", "sample", "count",
+           "members"]

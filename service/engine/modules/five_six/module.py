@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from ...mapgraph import LAND
 from ...module import EventSpec, OptionSpec
 from ...rng import Rng
 from ...spec import PLAYER, F, List, Obj
@@ -95,6 +96,18 @@ FIVE_SIX_OPTIONS = (
 )
 
 
+def component_problems(state: State, scenario: Any) -> list[tuple[str, str]]:
+    """BASE56-007: the extension adds no robber: a 5-6 base game has exactly the one robber, and it stands
+    on the board (a posted position without it is not a game of the extension). The one Longest Road and
+    one Largest Army card are the state's single holders (``awards``)."""
+    if getattr(scenario, "ships", False):
+        return []                                   # the general Seafarers rules place their robber as they say
+    if state.robber is None:
+        return [("/state/robber", "BASE56-007: a 5-6 player game still has its one robber, on a hex of the board "
+                                  "(either desert at the start, BASE56-020)")]
+    return []
+
+
 class FiveSix:
     """The 5-6 player extension (BASE56-*)."""
 
@@ -111,7 +124,7 @@ class FiveSix:
     EVENTS = FIVE_SIX_EVENTS
     OPTIONS = FIVE_SIX_OPTIONS
     PHASES = {SBP: turns.special_build_refuses, PAIRED: turns.paired_refuses}
-    VALIDATORS = (turns.phase_problems,)
+    VALIDATORS = (turns.phase_problems, component_problems)
 
     # -- components and board ------------------------------------------------------------------------
     @property
@@ -143,6 +156,23 @@ class FiveSix:
             b = B.variable_board(Rng(seed, 0x56))
             state.hexes, state.harbors, state.robber = b["hexes"], b["harbors"], b["robber"]
         return state
+
+    # -- the 7 and the robber ---------------------------------------------------------------------
+    def discard_limit(self, state: State, player: int) -> int:
+        """BASE56-038: with 5 or 6 players a 7 still makes every player holding more than 7 resource cards
+        discard half, rounded down (the limit does not grow with the table; the general Seafarers rules
+        keep their own)."""
+        if getattr(self, "ships", False):
+            return super().discard_limit(state, player)      # type: ignore[misc]
+        return 7
+
+    def robber_hex_ok(self, state: State, h: Any) -> bool:
+        """BASE56-038: the robber follows BASE-ROBBER on the 30-hex board: any land hex, either of its two
+        deserts included (never a frame hex)."""
+        if getattr(self, "ships", False):
+            return super().robber_hex_ok(state, h)          # type: ignore[misc]
+        t = state.hexes.get(h)
+        return t is not None and t.terrain in LAND
 
     # -- turns ------------------------------------------------------------------------------------
     def may_win(self, state: State) -> bool:

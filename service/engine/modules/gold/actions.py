@@ -594,20 +594,14 @@ def gold_trade_admits(spec: dict, action: Action) -> bool:
 
 def gold_trade_count(spec: dict) -> int:
     """The trades inside a range: the cards bought (GOLD-016) or sold (GOLD-018) decide the gold."""
-    from ...legal.counting import count_cards
-    return count_cards(spec["get"] if spec["direction"] == "buy" else spec["give"])
+    from ...scenarios.coins import bank_trade_count
+    return bank_trade_count(spec)
 
 
 def gold_trade_members(spec: dict):
     """Each trade inside a range once."""
-    from ...legal.counting import cards_of
-    t, p = spec["type"], spec["player"]
-    if spec["direction"] == "buy":
-        for get in cards_of(spec["get"]):
-            yield Action(t, p, {"give": {"gold": spec["rate"] * sum(get.values())}, "get": get})
-    else:
-        for give in cards_of(spec["give"]):
-            yield Action(t, p, {"give": give, "get": {"gold": sum(give.values()) // spec["rate"]}})
+    from ...scenarios.coins import bank_trade_members
+    return bank_trade_members(spec)
 
 
 def gold_trade_sample(spec: dict, rng) -> Action:

@@ -93,7 +93,7 @@ def _upgrade_cost(value: Any, players: int) -> bool:
 
 
 def _ranges() -> RangeKind:
-    from ...scenarios.coins import bank_trade_admits, bank_trade_sample, buy_range
+    from ...scenarios.coins import bank_trade_admits, bank_trade_count, bank_trade_members, bank_trade_sample, buy_range
 
     def specs(state, graph, scen, p):
         if C.turn_of(state).get("started"):
@@ -102,7 +102,7 @@ def _ranges() -> RangeKind:
         r = buy_range(state, p, 2, most) if most > 0 else None
         if r is not None:
             yield r
-    return RangeKind(specs, bank_trade_admits, bank_trade_sample)
+    return RangeKind(specs, bank_trade_admits, bank_trade_sample, count=bank_trade_count, members=bank_trade_members)
 
 
 # -- candidates for the legal-action list ------------------------------------------------------------------
