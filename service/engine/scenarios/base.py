@@ -31,6 +31,7 @@ from ..mapgraph import LAND, RESOURCES
 from ..module import ActionSpec, Composition, EventSpec, OptionSpec, compose
 from ..placement import road_connected, ship_connected
 from ..rng import Rng
+from ..seats import Secret
 from ..spec import EDGE, HEX, MAX_PLAYERS, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Map, Obj, Str
 from ..state import DEV_CARDS, Player, Setup, State, Tile, TurnFlags, empty_dev, empty_resources
 
@@ -147,6 +148,36 @@ BASE_OPTION_SPECS = (
 )
 
 
+def _public_points(vp: Any) -> Any:
+    """the total without the hidden victory-point cards, which show as null"""
+    if not isinstance(vp, dict) or not isinstance(vp.get("victory_point_cards"), int):
+        return vp
+    out = dict(vp)
+    if isinstance(out.get("total"), int):
+        out["total"] -= out["victory_point_cards"]
+    out["victory_point_cards"] = None
+    return out
+
+
+#: What the base game keeps from other players (a seat's view, ``seats.py``).
+BASE_SECRETS = (
+    Secret("state:/players/*/resources", "count", "the resource cards in hand, by kind", rules="BASE-ROBBER-4"),
+    Secret("state:/players/*/dev_cards", "count", "the development cards held, by kind", rules="BASE-DEV-1"),
+    Secret("state:/players/*/dev_cards_new", "count", "the development cards bought this turn, by kind",
+           rules="BASE-DEV-1"),
+    Secret("state:/dev_deck", "count", "the development cards left in the deck, by kind (what opponents hold "
+           "follows from it)", owner="", rules="BASE-DEV-1"),
+    Secret("state:/rng/seed", "hidden", "the seed of the seeded draws (dice, stolen cards, drawn cards to come "
+           "follow from it)", owner=""),
+    Secret("derived:/victory_points/*", _public_points, "the hidden victory-point cards, and the total "
+           "counting them", rules="BASE-DEV-9"),
+    Secret("event:stole/resource", "hidden", "the card the robber (or pirate) took", seen_by=("player", "victim"),
+           rules="BASE-ROBBER-4"),
+    Secret("event:bought_development_card/card", "hidden", "the development card bought", seen_by=("player",),
+           rules="BASE-DEV-1"),
+)
+
+
 class Scenario:
     """The base game module, and the defaults of every hook (BASE-COMP-1..6, BASE-VP-1)."""
 
@@ -173,6 +204,7 @@ class Scenario:
     ACTIONS = BASE_ACTION_SPECS
     EVENTS = BASE_EVENT_SPECS
     OPTIONS = BASE_OPTION_SPECS
+    SECRETS = BASE_SECRETS
     module_name = "base"
 
     #: The declarations composed along this scenario's stack (set by :func:`registered`).

@@ -26,6 +26,7 @@ from ...mapgraph import MapGraph
 from ...module import ActionSpec, EventSpec, OptionSpec
 from ...scenarios.base import _ROBBER_FIELDS, flag_option
 from ...scenarios.seafarers import SEAFARERS_ACTION_SPECS
+from ...seats import Secret
 from ...spec import EDGE, HEX, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Map, Obj, PLAYER_KEY, Str
 from ...state import DEV_CARDS, State
 from . import store
@@ -237,6 +238,40 @@ def ck_refusal(scen: Any) -> Optional[str]:
     return None
 
 
+_COLOUR_OF = {card: deck for deck, cards in DECKS.items() for card in cards}
+
+
+def _by_colour(hand: Any) -> Any:
+    """how many cards of each colour (the backs show it, CK-PROG-7)"""
+    if not isinstance(hand, dict):
+        return hand
+    out = {d: 0 for d in DECKS}
+    for card, n in hand.items():
+        if isinstance(n, int) and card in _COLOUR_OF:
+            out[_COLOUR_OF[card]] += n
+    return out
+
+
+#: What Cities & Knights keeps from other players (a seat's view, ``seats.py``).
+CK_SECRETS = (
+    Secret("state:/scenario_state/cities_and_knights/hands/*", _by_colour, "the progress cards held, by card",
+           rules="CK-PROG-7"),
+    Secret("state:/scenario_state/cities_and_knights/commodities/*", "count", "the commodity cards in hand, by kind"),
+    Secret("state:/scenario_state/cities_and_knights/decks/*", "count", "the progress cards left in each deck, by "
+           "card", owner="", rules="CK-PROG-7"),
+    Secret("derived:/cities_and_knights/progress_cards/hands/*", _by_colour, "the progress cards held, by card",
+           rules="CK-PROG-7"),
+    Secret("derived:/cities_and_knights/commodities/players/*", "count", "the commodity cards in hand, by kind"),
+    Secret("event:progress_drawn/card", "hidden", "the progress card drawn", seen_by=("player",), rules="CK-PROG-7"),
+    Secret("event:progress_discarded/card", "hidden", "the progress card discarded face down", seen_by=("player",),
+           rules="CK-PROG-6"),
+    Secret("event:cards_taken/progress", "hidden", "the progress card a Spy took", seen_by=("player", "victim"),
+           rules="CK-PROG-P7"),
+    Secret("event:cards_taken/got", "count", "the cards taken, by kind (their number stays public)",
+           seen_by=("player", "victim"), rules="CK-PROG-T2"),
+)
+
+
 class CitiesAndKnights:
     """The Cities & Knights module (CK-*)."""
 
@@ -271,6 +306,7 @@ class CitiesAndKnights:
         "merchant": F(Any_("CK-PROG-T3")),
     }))}
     EVENTS = CK_EVENTS
+    SECRETS = CK_SECRETS
     #: CK-VAR: the variants are options of a game with Cities & Knights, off unless switched on (the
     #: game's stack declares them, so a game without the module refuses them); CK-VAR-5-6 is not played.
     OPTIONS = (
