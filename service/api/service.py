@@ -31,6 +31,7 @@ from .errors import Problem
 from .fastload import Fallback, compile_schema, load_or_schema
 from .integrity import recognised, tag_of
 from .schemas import StateSchema, load_action, pointerize
+from .seat import refuse_view
 
 _STATE_SCHEMA = StateSchema()
 _LOAD_STATE = compile_schema(_STATE_SCHEMA)   # one pass for a valid state; the schema words any error
@@ -156,11 +157,13 @@ def parse_state_where(raw: Any, cache: GraphCache, prefix: str = "/state", tag: 
     ``tag``: the request's ``State-Tag`` (:mod:`.integrity`). When it is this deployment's tag of ``raw``,
     the state is one this service returned: it is loaded without the consistency checks (it passed them
     when it was made), and kept (:data:`_RECOGNISED`) so that the same state posted again to this process
-    is not even loaded. Any other tag is ignored and the state checked in full.
+    is not even loaded. Any other tag is ignored and the state checked in full. A seat's view of a position
+    is refused (D-seat-view, ``seat.refuse_view``).
 
     A kept state also keeps the JSON text (orjson's, keys in the order posted) of the value its tag was
     recognised on: the same text posted again with the same tag is that value, and its tag is not worked
     out again (a state posted otherwise, keys re-ordered say, is recognised by its tag as before)."""
+    refuse_view(raw, prefix)
     batch = _BATCH_STATES.get()
     if batch is not None and type(raw) is dict:     # a state posted before in this batch: loaded then
         try:
