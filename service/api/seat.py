@@ -15,7 +15,7 @@ from typing import Any, Optional
 import orjson
 
 from ..engine.scenarios import scenario_of
-from ..engine.seats import VIEW_KEY, view_derived, view_events, view_state
+from ..engine.seats import VIEW_KEY, view_derived, view_events, view_legal, view_state
 from ..engine.spec import MAX_PLAYERS
 from ..engine.state import State
 from .codec import dump_state
@@ -86,6 +86,11 @@ def events_view(state: State, events: Any, seat: int) -> Any:
     return view_events(events, secrets_of(state), seat)
 
 
+def legal_view(state: State, graph: Any, listed: Any, seat: int) -> Any:
+    scen = scenario_of(state)
+    return view_legal(listed, scen.composition.secret_specs, seat, state, graph, scen)
+
+
 def view_digest(state: State, seat: int) -> str:
     """The digest of a seat's view (as ``replay.state_digest`` of a position: SHA-256 of its JSON with sorted
     keys): a replay for a seat digests what the seat sees, never the full position."""
@@ -104,4 +109,4 @@ def verdict_view(v: Any, seat: int) -> dict[str, Any]:
 
 
 __all__ = ["FIELD", "DOC", "read_seat", "refuse_view", "own_action", "no_explanations", "state_view",
-           "derived_view", "events_view", "view_digest", "verdict_view"]
+           "derived_view", "events_view", "legal_view", "view_digest", "verdict_view"]

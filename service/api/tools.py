@@ -23,7 +23,7 @@ from .fields import BoundedList, StrictBool, StrictNumber
 from .schemas import NewGameSchema, StrictInt, pointerize
 from .service import invalid, parse_action, parse_state, started
 from .integrity import tag_of
-from .seat import derived_view, events_view, own_action, read_seat, state_view, view_digest
+from .seat import derived_view, events_view, legal_view, own_action, read_seat, state_view, view_digest
 from .views import flag, ok_text, posted_tag
 
 tools = Blueprint("tools", __name__)
@@ -216,6 +216,9 @@ def legal_answer(data: Any, tag: Optional[str] = None) -> bytes:
         raise invalid([{"pointer": "/player", "detail": f"with seat {seat}, only player {seat}'s legal actions are "
                                                         "listed (another's would tell what they hold)"}])
     la = legal_actions(state, graph, scenario_of(state), req["player"] if seat is None else seat)
+    if seat is not None:    # what follows from another's hand masked: the same list whatever the seat cannot see
+        return ENCODE_BYTES({"phase": state.phase, "current_player": state.current_player,
+                             **legal_view(state, graph, la.to_json(), seat)})
     return ENCODE_BYTES({"phase": state.phase, "current_player": state.current_player, **la.to_json()})
 
 

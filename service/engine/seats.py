@@ -30,7 +30,8 @@ VIEW_KEY = "seat_view"
 class Secret:
     """One thing kept from some players.
 
-    ``where``: ``"state:<pointer>"``, ``"derived:<pointer>"`` or ``"event:<type>/<field>"``.
+    ``where``: ``"state:<pointer>"``, ``"derived:<pointer>"``, ``"legal:<pointer>"`` (into a legal-action
+    list, no ``*``: see :func:`view_legal`) or ``"event:<type>/<field>"``.
     ``owner`` (positions and derived values): ``"*"``: the player the first ``*`` names sees it, the others
     see the mask; ``""``: nobody sees it (a face-down pile, a seeded draw to come). ``seen_by`` (events): the
     event's fields naming the players who see it (none: nobody but the referee). ``rules``: what it enforces
@@ -127,6 +128,31 @@ def view_derived(doc: Any, secrets: Iterable[Secret], seat: int) -> Any:
     return _view(doc, "derived", secrets, seat)
 
 
+def view_legal(doc: dict[str, Any], secrets: Iterable[Secret], seat: int, state: Any, graph: Any, scenario: Any
+               ) -> dict[str, Any]:
+    """A legal-action list of ``seat`` (``LegalActions.to_json()``) as the seat may see it, so that it is the
+    same whatever the seat cannot see: each ``legal:`` secret's mask, a function ``(listed, seat, state,
+    graph, scenario)``, gives what is listed at its place (None: nothing) from what the seat knows alone (a
+    module lists, say, the trades the seat may propose rather than those the partners' hands allow)."""
+    out = doc
+    for s in secrets:
+        if s.root != "legal":
+            continue
+        *parents, last = s.path
+        node = out = dict(out)
+        for p in parents:
+            node[p] = dict(node.get(p) or {})
+            node = node[p]
+        got = s.mask(node.get(last), seat, state, graph, scenario)
+        if got is None:
+            node.pop(last, None)
+        else:
+            node[last] = got
+    if out is not doc and isinstance(out.get("actions"), dict) and "count" in out:    # (the actions listed)
+        out["count"] = sum(len(v) for v in out["actions"].values())
+    return out
+
+
 def view_events(events: Optional[list], secrets: Iterable[Secret], seat: int) -> Optional[list]:
     """The events as ``seat`` may see them: a field only some players see is masked for the others (a
     stolen card, a drawn card)."""
@@ -192,5 +218,18 @@ def secrets_table(declared: Iterable[tuple[str, Secret]]) -> str:
     return "\n".join(rows) + "\n"
 
 
-__all__ = ["Secret", "Mask", "VIEW_KEY", "view_state", "view_derived", "view_events", "hidden_places",
+def secrets_doc() -> str:
+    """The table of every secret some game's modules declare (``docs/seats.md``, written by ``bin/contract``)."""
+    from .scenarios import all_games
+    declared: list[tuple[str, Secret]] = []
+    for game in all_games().values():
+        for pair in game.composition.secrets:
+            if pair not in declared:
+                declared.append(pair)
+    order = {"base": 0, "seafarers": 1, "cities_and_knights": 2}
+    declared.sort(key=lambda ms: (order.get(ms[0], 3), ms[0]))
+    return secrets_table(declared)
+
+
+__all__ = ["secrets_doc", "view_legal", "Secret", "Mask", "VIEW_KEY", "view_state", "view_derived", "view_events", "hidden_places",
            "secrets_table"]

@@ -159,6 +159,48 @@ def _public_points(vp: Any) -> Any:
     return out
 
 
+def _seat_trades(listed: Any, seat: int, state: State, graph: Any, scenario: Any) -> Any:
+    """the trades the seat may propose: one range per partner holding any card, what the partner may give
+    left open (``get.at_most`` null, ``get.total_at_most`` the partner's cards), no example (decision
+    D-seat-trades, docs/seats.md); whether the trade is open now is judged on the position with the partner's
+    cards all of one kind, so that it does not depend on their kinds"""
+    from ..core import Action
+    from ..legal import is_legal
+    from ..actions.trade import trade_partners
+    currencies = scenario.composition.currencies
+    kinds = RESOURCES + currencies
+
+    def hand(q: int) -> dict[str, int]:
+        pl = state.players[q]
+        return {**{r: pl.resources.get(r, 0) for r in RESOURCES}, **{c: pl.extra.get(c, 0) for c in currencies}}
+
+    mine = hand(seat)
+    held = [k for k in kinds if mine[k] > 0]
+    if not held:
+        return None
+    a = held[0]
+    out = []
+    for q in trade_partners(state, seat):
+        theirs = hand(q)
+        cards = sum(theirs[r] for r in RESOURCES)
+        probe = state
+        if cards:       # the partner's cards, as one kind other than the one offered
+            b = next(r for r in RESOURCES if r != a)
+            probe = state.copy()
+            probe.players[q].resources = {r: cards if r == b else 0 for r in RESOURCES}
+        else:           # (a currency is public)
+            b = next((c for c in currencies if c != a and theirs[c] > 0), None)
+            if b is None:
+                continue
+        trade = Action("domestic_trade", seat, {"partner": q, "give": {a: 1}, "get": {b: 1}, "accepted": True})
+        if is_legal(probe, trade, graph, scenario):
+            out.append({"type": "domestic_trade", "player": seat, "partner": q, "accepted": True,
+                        "give": {"at_least": 1, "at_most": mine},
+                        "get": {"at_least": 1, "at_most": None, "total_at_most": sum(theirs.values())},
+                        "no_type_on_both_sides": True, "example": None})
+    return out or None
+
+
 #: What the base game keeps from other players (a seat's view, ``seats.py``).
 BASE_SECRETS = (
     Secret("state:/players/*/resources", "count", "the resource cards in hand, by kind", rules="BASE-ROBBER-4"),
@@ -171,6 +213,8 @@ BASE_SECRETS = (
            "follow from it)", owner=""),
     Secret("derived:/victory_points/*", _public_points, "the hidden victory-point cards, and the total "
            "counting them", rules="BASE-DEV-9"),
+    Secret("legal:/ranges/domestic_trade", _seat_trades, "in a seat's legal actions, the domestic trades: which "
+           "partners' hands allow a trade (D-seat-trades)", owner=""),
     Secret("event:stole/resource", "hidden", "the card the robber (or pirate) took", seen_by=("player", "victim"),
            rules="BASE-ROBBER-4"),
     Secret("event:bought_development_card/card", "hidden", "the development card bought", seen_by=("player",),

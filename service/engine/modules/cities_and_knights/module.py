@@ -252,6 +252,28 @@ def _by_colour(hand: Any) -> Any:
     return out
 
 
+#: The progress cards whose listed plays name a card another player holds, and the field that names it.
+_CHOSEN_FROM_A_HAND = {"spy": "progress", "master_merchant": "take"}
+
+
+def _seat_progress_plays(listed: Any, seat: int, state: Any, graph: Any, scenario: Any) -> Any:
+    """the plays of a Spy or a Master Merchant one per opponent, the card(s) taken left open (null; chosen on
+    looking at the hand, CK-PROG-P7, CK-PROG-T2): which cards that hand holds is not the seat's to know"""
+    if not listed:
+        return listed
+    out, seen = [], set()
+    for a in listed:
+        field = _CHOSEN_FROM_A_HAND.get(a.get("card"))
+        if field is None:
+            out.append(a)
+            continue
+        key = (a["card"], a.get("target"))
+        if key not in seen:
+            seen.add(key)
+            out.append({**a, field: None})
+    return out
+
+
 #: What Cities & Knights keeps from other players (a seat's view, ``seats.py``).
 CK_SECRETS = (
     Secret("state:/scenario_state/cities_and_knights/hands/*", _by_colour, "the progress cards held, by card",
@@ -262,6 +284,8 @@ CK_SECRETS = (
     Secret("derived:/cities_and_knights/progress_cards/hands/*", _by_colour, "the progress cards held, by card",
            rules="CK-PROG-7"),
     Secret("derived:/cities_and_knights/commodities/players/*", "count", "the commodity cards in hand, by kind"),
+    Secret("legal:/actions/play_progress", _seat_progress_plays, "in a seat's legal actions, the cards a Spy or a "
+           "Master Merchant would take (D-seat-trades)", owner=""),
     Secret("event:progress_drawn/card", "hidden", "the progress card drawn", seen_by=("player",), rules="CK-PROG-7"),
     Secret("event:progress_discarded/card", "hidden", "the progress card discarded face down", seen_by=("player",),
            rules="CK-PROG-6"),

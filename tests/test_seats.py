@@ -1,0 +1,305 @@
+"""The viewing player (``seat``, docs/seats.md): each answer for a seat holds only what that seat may know,
+and what the seat sees and may do does not change with what it cannot see.
+
+The property test plays seeded games of every scenario (with and without Cities & Knights, 5-6 players, the
+wagon train), and at a few positions changes the parts a seat may not see, as the modules declare them
+(``SECRETS``): cards exchanged between hidden hands and decks (counts kept), face-down piles reordered,
+hidden kinds exchanged, the seed of the draws to come changed. Each changed position must pass the
+service's full checks; the seat's view, derived values, legal actions and picture must stay the same.
+"""
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from service.api.codec import dump_state
+from service.api.service import parse_state
+from service.cache import GraphCache
+from service.engine.derive import derive
+from service.engine.legal import legal_actions, players_to_act
+from service.engine.scenarios import GameRefused, SCENARIOS, all_games, get_scenario, scenario_of, with_expansions
+from service.engine.seats import Secret, _masked, hidden_places, view_derived, view_events, view_legal, view_state
+from service.engine.selfplay import play_game, playable_scenarios
+from service.render.svg import state_svg
+
+CK = {"cities_and_knights": True}
+
+
+def _games() -> list[tuple[str, int, dict]]:
+    out = []
+    seen = set()
+    for sid, n in playable_scenarios():
+        if sid in seen:
+            continue
+        seen.add(sid)
+        out.append((sid, n, {}))
+        try:
+            with_expansions(get_scenario(sid), CK, n)
+            if "cities_and_knights" in get_scenario(sid).all_options() and \
+                    not get_scenario(sid).option_problems(CK, n):
+                out.append((sid, n, CK))
+        except GameRefused:
+            pass
+    out += [("base", 5, {}), ("base", 6, {}), ("WAG", 4, {}), ("WAG", 3, CK)]
+    return out
+
+
+GAMES = _games()
+
+
+def _positions(sid: str, n: int, options: dict, seed: int, at=(40, 110, 190)):
+    got = []
+
+    def keep(state, action, verdict):
+        if keep.count in at:
+            got.append(state)
+        keep.count += 1
+    keep.count = 0
+    play_game(sid, n, seed, max_actions=max(at) + 1, check=False, on_step=keep, options=options or None)
+    return got
+
+
+def _get(doc, path):
+    for p in path:
+        doc = doc[p]
+    return doc
+
+
+def _set(doc, path, value):
+    _get(doc, path[:-1])[path[-1]] = value
+
+
+def _counts(v) -> bool:
+    return isinstance(v, dict) and v and all(type(x) is int for x in v.values())
+
+
+def perturbations(doc: dict, secrets, seat: int):
+    """Positions (JSON) that differ from ``doc`` only in places ``seat`` may not see, each keeping what the
+    mask of every place shows (so the seat's view stays the same by construction of the masks alone)."""
+    places = hidden_places(doc, "state", secrets, seat)
+    out = []
+    # cards exchanged between two hidden holders: one of kind a from P to Q, one of kind b from Q to P
+    holders = [(s, p) for s, p in places if _counts(_get(doc, p))]
+    for i, (s1, p1) in enumerate(holders):
+        for s2, p2 in holders[i + 1:]:
+            v1, v2 = _get(doc, p1), _get(doc, p2)
+            for a in [k for k, x in v1.items() if x > 0]:
+                for b in [k for k, x in v2.items() if x > 0 and k != a]:
+                    n1, n2 = dict(v1), dict(v2)
+                    n1[a] -= 1
+                    n1[b] = n1.get(b, 0) + 1
+                    n2[b] -= 1
+                    n2[a] = n2.get(a, 0) + 1
+                    if _masked(n1, s1.mask) == _masked(v1, s1.mask) and _masked(n2, s2.mask) == _masked(v2, s2.mask):
+                        d = copy.deepcopy(doc)
+                        _set(d, p1, n1)
+                        _set(d, p2, n2)
+                        out.append(("exchange", p1, p2, d))
+                        break
+                else:
+                    continue
+                break
+    # face-down piles turned round; a hidden value's keys exchanged between two places of one secret
+    for s, p in places:
+        v = _get(doc, p)
+        if isinstance(v, list) and len(set(map(json.dumps, v))) > 1:
+            d = copy.deepcopy(doc)
+            _set(d, p, list(reversed(v)))
+            out.append(("reorder", p, None, d))
+        elif type(v) is int and s.mask == "hidden":
+            d = copy.deepcopy(doc)
+            _set(d, p, v + 1)
+            out.append(("draws", p, None, d))
+    dicts = [(s, p) for s, p in places if isinstance(_get(doc, p), dict) and not _counts(_get(doc, p))]
+    for i, (s1, p1) in enumerate(dicts):
+        for s2, p2 in dicts[i + 1:]:
+            if s1 is not s2:
+                continue
+            v1, v2 = _get(doc, p1), _get(doc, p2)
+            for k in set(v1) & set(v2):
+                if v1[k] != v2[k]:
+                    n1, n2 = {**v1, k: v2[k]}, {**v2, k: v1[k]}
+                    if _masked(n1, s1.mask) == _masked(v1, s1.mask) and _masked(n2, s1.mask) == _masked(v2, s1.mask):
+                        d = copy.deepcopy(doc)
+                        _set(d, p1, n1)
+                        _set(d, p2, n2)
+                        out.append(("swap", p1, p2, d))
+    return out
+
+
+def _legal_json(state, graph, seat):
+    scen = scenario_of(state)
+    listed = legal_actions(state, graph, scen, seat).to_json()
+    return json.dumps(view_legal(listed, scen.composition.secret_specs, seat, state, graph, scen), sort_keys=True,
+                      default=str)
+
+
+@pytest.mark.parametrize("sid,n,options", GAMES, ids=[f"{s}-{n}{'-ck' if o else ''}" for s, n, o in GAMES])
+def test_hidden_parts_change_nothing_the_seat_sees_or_may_do(sid, n, options):
+    """BASE-DEV-1, BASE-ROBBER-4, CK-PROG-7, R-005, TDE1-005, WAG-017, R-101, R-121: for each seat, changing what
+    it may not see changes neither its view, nor its derived values, nor its legal actions, nor the picture."""
+    cache = GraphCache()
+    tried = accepted = 0
+    kinds = set()
+    for seed in (1, 2):
+        for played in _positions(sid, n, options, seed):
+            doc = dump_state(played)
+            state, graph = parse_state(json.loads(json.dumps(doc)), cache)    # (loaded as the changed ones are)
+            secrets = scenario_of(state).composition.secret_specs
+            to_act = players_to_act(state)
+            seats = sorted({to_act[0] if to_act else state.current_player, (state.current_player + 1) % n})
+            for seat in seats:
+                view = view_state(doc, secrets, seat)
+                derived = view_derived(derive(state, graph, scenario_of(state)), secrets, seat)
+                legal = _legal_json(state, graph, seat)
+                svg = state_svg(state, layers=scenario_of(state).board_layers(state, graph))
+                for kind, p1, p2, changed in perturbations(doc, secrets, seat)[:12]:
+                    tried += 1
+                    try:
+                        s2, g2 = parse_state(json.loads(json.dumps(changed)), cache)
+                    except Exception:       # (a change the service's checks refuse: no position to compare)
+                        continue
+                    accepted += 1
+                    kinds.add(kind)
+                    where = f"{kind} {p1} {p2} seat {seat}"
+                    assert dump_state(s2) != doc, where
+                    assert view_state(dump_state(s2), secrets, seat) == view, where
+                    assert view_derived(derive(s2, g2, scenario_of(s2)), secrets, seat) == derived, where
+                    assert _legal_json(s2, g2, seat) == legal, where
+                    assert state_svg(s2, layers=scenario_of(s2).board_layers(s2, g2)) == svg, where
+    assert tried and accepted, (tried, accepted)
+    assert "exchange" in kinds      # opponents' hands (and the deck) always hide something by mid-game
+
+
+def _state(sid="base", n=4, options=None, at=120, seed=3):
+    return _positions(sid, n, options or {}, seed, at=(at,))[0]
+
+
+def test_opponents_hands_are_counts_and_the_own_hand_is_shown():
+    """BASE-ROBBER-4, BASE-DEV-1: opponents' resource and development cards are counts; the seat's own are
+    shown by kind; the deck and the seed of the draws to come are hidden from everyone."""
+    state = _state()
+    doc = dump_state(state)
+    secrets = scenario_of(state).composition.secret_specs
+    v = view_state(doc, secrets, 1)
+    assert v["seat_view"] == {"seat": 1}
+    assert v["players"][1] == doc["players"][1]
+    for p in (0, 2, 3):
+        assert v["players"][p]["resources"] == sum(doc["players"][p]["resources"].values())
+        assert v["players"][p]["dev_cards"] == sum(doc["players"][p]["dev_cards"].values())
+        assert v["players"][p]["dev_cards_played"] == doc["players"][p]["dev_cards_played"]
+    assert v["dev_deck"] == sum(doc["dev_deck"].values())
+    assert v["rng"]["seed"] is None and v["rng"]["counter"] == doc["rng"]["counter"]
+    assert doc["players"][0]["resources"] == dump_state(state)["players"][0]["resources"]     # (never changed)
+
+
+def test_hidden_victory_point_cards_leave_the_public_total():
+    """BASE-DEV-9: an opponent's victory-point cards are hidden, and so is the total counting them."""
+    derived = {"victory_points": {"0": {"settlements": 2, "victory_point_cards": 1, "total": 3},
+                                  "1": {"settlements": 2, "victory_point_cards": 1, "total": 3}}}
+    secrets = SCENARIOS["base"].composition.secret_specs
+    v = view_derived(derived, secrets, 0)
+    assert v["victory_points"]["0"] == derived["victory_points"]["0"]
+    assert v["victory_points"]["1"] == {"settlements": 2, "victory_point_cards": None, "total": 2}
+
+
+def test_events_revealing_a_card_are_masked_for_the_others():
+    """BASE-ROBBER-4, BASE-DEV-1, CK-PROG-7: the stolen card is seen by thief and victim, a bought or drawn card
+    by its buyer only."""
+    secrets = all_games()["base with cities_and_knights"].composition.secret_specs
+    events = [{"type": "stole", "player": 0, "victim": 2, "resource": "ore"},
+              {"type": "bought_development_card", "player": 0, "card": "knight"},
+              {"type": "progress_drawn", "player": 3, "card": "spy"},
+              {"type": "rolled", "player": 0, "dice": [3, 4]}]
+    assert view_events(events, secrets, 0) == events[:2] + [{**events[2], "card": None}, events[3]]
+    assert view_events(events, secrets, 3)[2] == events[2]
+    assert view_events(events, secrets, 2)[:2] == [events[0], {**events[1], "card": None}]
+    seen_by_1 = view_events(events, secrets, 1)
+    assert seen_by_1[0]["resource"] is None and seen_by_1[1]["card"] is None and seen_by_1[2]["card"] is None
+    assert seen_by_1[3] == events[3]
+    assert events[0]["resource"] == "ore"        # (never changed)
+
+
+def test_progress_cards_of_opponents_show_their_colours_only():
+    """CK-PROG-7: progress cards are secret; how many of each colour is public."""
+    state = _state("base", 4, CK, at=190, seed=2)
+    doc = dump_state(state)
+    secrets = scenario_of(state).composition.secret_specs
+    hands = doc["scenario_state"]["cities_and_knights"]["hands"]
+    v = view_state(doc, secrets, 0)["scenario_state"]["cities_and_knights"]
+    assert v["hands"]["0"] == hands["0"]
+    for p in ("1", "2", "3"):
+        assert set(v["hands"][p]) == {"trade", "politics", "science"}
+        assert sum(v["hands"][p].values()) == sum(hands[p].values())
+    assert all(type(x) is int for x in v["decks"].values())
+
+
+def _wag_with_tokens():
+    for seed in range(1, 12):
+        for state in _positions("WAG", 3, {}, seed, at=(60, 120, 180, 240)):
+            if sum(1 for w in state.scenario_state["wagons"].values() if w.get("token")) >= 1:
+                return state
+    raise AssertionError("no WAG position with a held token")
+
+
+def test_wag_held_token_kind_is_hidden_from_opponents_R101_R121():
+    """WAG-017, R-101, R-121: a held token's kind is shown to its owner only; that a token is held and where it
+    was drawn stay public; the stacks show how many tokens are left, not their kinds."""
+    state = _wag_with_tokens()
+    doc = dump_state(state)
+    secrets = scenario_of(state).composition.secret_specs
+    owner, w = next((int(p), w) for p, w in doc["scenario_state"]["wagons"].items() if w.get("token"))
+    other = (owner + 1) % state.num_players
+    mine = view_state(doc, secrets, owner)["scenario_state"]["wagons"][str(owner)]["token"]
+    theirs = view_state(doc, secrets, other)["scenario_state"]["wagons"][str(owner)]["token"]
+    assert mine == w["token"] and mine["kind"] is not None
+    assert theirs == {"kind": None, "from": w["token"]["from"]}
+    stacks = view_state(doc, secrets, other)["scenario_state"]["stacks"]
+    assert stacks == {k: sum(v.values()) for k, v in doc["scenario_state"]["stacks"].items()}
+    graph = GraphCache().get(state.terrain_map())
+    d = derive(state, graph, scenario_of(state))
+    assert view_derived(d, secrets, other)["wagons"][str(owner)]["token"]["kind"] is None
+    assert view_derived(d, secrets, owner)["wagons"][str(owner)]["token"]["kind"] == w["token"]["kind"]
+    drawn = [{"type": "token_drawn", "player": owner, "hex": "castle", "kind": "glass"}]
+    assert view_events(drawn, secrets, owner) == drawn
+    assert view_events(drawn, secrets, other)[0]["kind"] is None
+
+
+def test_face_down_piles_and_treasures_are_hidden_from_everyone():
+    """R-005, TDE1-005: the face-down hex and token piles show their sizes; a treasure token on the board shows
+    where it lies, not what it gives."""
+    state = _state("TDE1", 4, at=40)
+    doc = dump_state(state)
+    secrets = scenario_of(state).composition.secret_specs
+    ss = view_state(doc, secrets, 0)["scenario_state"]
+    assert ss["hex_pile"] == len(doc["scenario_state"]["hex_pile"])
+    assert ss["token_pile"] == len(doc["scenario_state"]["token_pile"])
+    assert ss["treasure_stock"] == len(doc["scenario_state"]["treasure_stock"])
+    assert ss["treasures"] == [{"node": t["node"]} for t in doc["scenario_state"]["treasures"]]
+
+
+def test_every_secret_points_at_a_declared_place():
+    """Each module's secrets name a place its declarations have (a pointer into ``scenario_state`` names a
+    declared key; an event's a declared field of a declared event)."""
+    for gid, game in all_games().items():
+        comp = game.composition
+        for mod, s in comp.secrets:
+            assert isinstance(s, Secret) and s.doc, (gid, s)
+            if s.root == "event":
+                t, f = s.path
+                if t in comp.events:
+                    assert f in comp.events[t].fields, (gid, s.where)
+            elif s.root == "state" and s.path[0] == "scenario_state":
+                assert s.path[1] in comp.state.fields, (gid, s.where)
+            elif s.root == "derived":
+                assert s.path[0] in comp.derived.fields or s.path[0] == "victory_points", (gid, s.where)
+
+
+def test_docs_list_every_secret():
+    """docs/seats.md is generated from the declarations (``bin/contract`` writes it)."""
+    from service.engine.seats import secrets_doc
+    from pathlib import Path
+    text = (Path(__file__).resolve().parent.parent / "docs" / "seats.md").read_text(encoding="utf-8")
+    assert secrets_doc() in text
