@@ -210,10 +210,16 @@ def secrets_table(declared: Iterable[tuple[str, Secret]]) -> str:
         if (mod, s.where) in seen:
             continue
         seen.add((mod, s.where))
-        mask = s.mask if isinstance(s.mask, str) else (s.mask.__doc__ or "masked").strip().split("\n")[0]
+        mask = s.mask if isinstance(s.mask, str) else " ".join((s.mask.__doc__ or "masked").split())
         shown = {"count": "a count", "hidden": "null"}.get(mask, mask)
-        who = (("the players named by " + ", ".join(f"`{f}`" for f in s.seen_by)) if s.root == "event" and s.seen_by
-               else "nobody (the referee only)" if (s.root == "event" or s.owner == "") else "its owner")
+        if s.root == "legal":
+            who = "the seat's own list is made so"
+        elif s.root == "event" and s.seen_by:
+            who = "the players named by " + ", ".join(f"`{f}`" for f in s.seen_by)
+        elif s.root == "event" or s.owner == "":
+            who = "nobody (the referee only)"
+        else:
+            who = "its owner"
         rows.append(f"| {mod} | `{s.where}` | {shown} | {who} | {s.doc} | {s.rules} |")
     return "\n".join(rows) + "\n"
 
