@@ -303,3 +303,140 @@ def test_docs_list_every_secret():
     from pathlib import Path
     text = (Path(__file__).resolve().parent.parent / "docs" / "seats.md").read_text(encoding="utf-8")
     assert secrets_doc() in text
+
+
+# -- over HTTP ----------------------------------------------------------------------------------------------
+
+def _mid_game(seed=3, sid="base", n=4, options=None, at=150):
+    state = _state(sid, n, options, at=at, seed=seed)
+    return state, dump_state(state)
+
+
+def _log(sid="base", n=4, seed=3, actions=150):
+    from service.engine.legal import action_json
+    g = play_game(sid, n, seed, max_actions=actions, check=False)
+    return [action_json(a) for a in g.log]
+
+
+def test_a_seat_gets_its_view_and_no_state_tag(client):
+    """D-seat-view, BASE-ROBBER-4: the answer's position is the seat's view, marked, without a State-Tag; the same
+    request without a seat is the referee's answer, byte for byte as before (tagged)."""
+    _state_, doc = _mid_game()
+    full = client.post("/v1/adjudicate", json={"state": doc})
+    seated = client.post("/v1/adjudicate", json={"state": doc, "seat": 2})
+    nulled = client.post("/v1/adjudicate", json={"state": doc, "seat": None})
+    assert full.status_code == seated.status_code == 200
+    assert nulled.data == full.data and nulled.headers.get("State-Tag") == full.headers.get("State-Tag")
+    assert full.headers.get("State-Tag") and not seated.headers.get("State-Tag")
+    v = seated.get_json()["state"]
+    assert v["seat_view"] == {"seat": 2}
+    assert v["players"][2]["resources"] == doc["players"][2]["resources"]
+    assert v["players"][0]["resources"] == sum(doc["players"][0]["resources"].values())
+
+
+def test_a_view_posted_back_is_refused_naming_seat_view(client):
+    """D-seat-view: a seat's view is not a position: every endpoint taking a state refuses it with a 422."""
+    _state_, doc = _mid_game()
+    view = client.post("/v1/adjudicate", json={"state": doc, "seat": 1}).get_json()["state"]
+    for path, body in (("/v1/adjudicate", {"state": view}), ("/v1/derive", {"state": view}),
+                       ("/v1/legal-actions", {"state": view}), ("/v1/render", {"state": view}),
+                       ("/v1/replay", {"state": view, "actions": []})):
+        r = client.post(path, json=body)
+        assert r.status_code == 422, path
+        assert r.get_json()["errors"][0]["pointer"] == "/state/seat_view", path
+
+
+def test_seat_must_be_a_player_of_the_game(client):
+    _state_, doc = _mid_game()
+    for seat, why in ((4, "does not exist"), (-1, "player number"), ("1", "player number"), (True, "player number")):
+        r = client.post("/v1/derive", json={"state": doc, "seat": seat})
+        assert r.status_code == 422, seat
+        assert r.get_json()["errors"][0]["pointer"] == "/seat"
+
+
+def test_a_seat_judges_and_lists_only_its_own_actions(client):
+    """D-seat-own-actions: another player's action is not judged for a seat, nor its list given."""
+    state, doc = _mid_game()
+    other = (state.current_player + 1) % state.num_players
+    r = client.post("/v1/adjudicate", json={"state": doc, "seat": other,
+                                            "action": {"type": "end_turn", "player": state.current_player}})
+    assert r.status_code == 422 and r.get_json()["errors"][0]["pointer"] == "/action/player"
+    r = client.post("/v1/legal-actions", json={"state": doc, "seat": other, "player": state.current_player})
+    assert r.status_code == 422 and r.get_json()["errors"][0]["pointer"] == "/player"
+    r = client.post("/v1/legal-actions", json={"state": doc, "seat": state.current_player})
+    assert r.status_code == 200 and r.get_json()["player"] == state.current_player
+    r = client.post("/v1/derive?explain=true", json={"state": doc, "seat": 0})
+    assert r.status_code == 422        # D-seat-explain
+
+
+def test_a_seats_trades_do_not_name_the_partners_cards(client):
+    """D-seat-trades: the domestic trades a seat may propose leave what the partner may give open."""
+    for seed in range(1, 30):
+        state, doc = _mid_game(seed=seed, at=120)
+        full = client.post("/v1/legal-actions", json={"state": doc}).get_json()
+        if full.get("ranges", {}).get("domestic_trade"):
+            break
+    else:
+        pytest.skip("no position with a domestic trade")
+    seat = state.current_player
+    seated = client.post("/v1/legal-actions", json={"state": doc, "seat": seat}).get_json()
+    trades = seated["ranges"]["domestic_trade"]
+    assert {t["partner"] for t in full["ranges"]["domestic_trade"]} <= {t["partner"] for t in trades}
+    for t in trades:
+        assert t["get"]["at_most"] is None and t["example"] is None
+        assert t["get"]["total_at_most"] == sum(doc["players"][t["partner"]]["resources"].values())
+        assert t["give"]["at_most"] == doc["players"][seat]["resources"]
+
+
+def test_a_seats_replay_masks_events_and_digests_its_views(client):
+    """D-seat-replay, BASE-ROBBER-4, BASE-DEV-1: the replay for a seat masks the cards others stole or bought,
+    and digests what the seat sees: the same digests whatever the seed of the draws (hidden)."""
+    log = _log()
+    body = {"new_game": {"scenario": "base", "players": 4, "seed": 3}, "actions": log, "events": True}
+    full = client.post("/v1/replay", json=body).get_json()
+    seated = client.post("/v1/replay", json={**body, "seat": 2}).get_json()
+    assert seated["final"]["state"]["seat_view"] == {"seat": 2}
+    assert seated["initial_digest"] != full["initial_digest"]
+    assert [s["digest"] for s in seated["steps"]] != [s["digest"] for s in full["steps"]]
+    for fs, ss in zip(full["steps"], seated["steps"]):
+        for fe, se in zip(fs["events"], ss["events"]):
+            if fe["type"] == "stole" and 2 not in (fe["player"], fe["victim"]):
+                assert se["resource"] is None
+            elif fe["type"] == "bought_development_card" and fe["player"] != 2:
+                assert se["card"] is None
+            else:
+                assert se == fe
+    lines = client.post("/v1/replay?stream=true", json={**body, "seat": 2}).data.decode().splitlines()
+    steps = [json.loads(x)["step"] for x in lines if x.startswith('{"step"')]
+    assert steps == seated["steps"]
+    summary = json.loads(lines[-1])["summary"]
+    assert summary["final"] == seated["final"]
+
+
+def test_new_game_and_batch_lines_take_a_seat(client):
+    """WAG-017, R-121: a new game for a seat hides the stacks' kinds; a batch line's body takes its own seat."""
+    r = client.post("/v1/games", json={"scenario": "WAG", "players": 3, "seed": 5, "seat": 0})
+    assert r.status_code == 201 and not r.headers.get("State-Tag")
+    st = r.get_json()["state"]
+    assert st["seat_view"] == {"seat": 0} and all(type(v) is int for v in st["scenario_state"]["stacks"].values())
+    assert r.headers["Location"] == client.post("/v1/games", json={"scenario": "WAG", "players": 3,
+                                                                   "seed": 5}).headers["Location"]
+    _state_, doc = _mid_game()
+    lines = "\n".join(json.dumps(x) for x in (
+        {"id": 1, "op": "derive", "body": {"state": doc, "seat": 1}},
+        {"id": 2, "op": "derive", "body": {"state": doc}}))
+    out = [json.loads(x) for x in client.post("/v1/batch", data=lines, content_type="application/x-ndjson")
+           .data.decode().splitlines()]
+    by = {o["id"]: o for o in out}
+    assert by[1]["status"] == by[2]["status"] == 200
+    assert by[1]["body"]["derived"]["victory_points"]["0"]["victory_point_cards"] is None
+    assert by[1]["body"]["derived"]["victory_points"]["1"]["victory_point_cards"] is not None
+    assert type(by[2]["body"]["derived"]["victory_points"]["0"]["victory_point_cards"]) is int
+
+
+def test_the_picture_for_a_seat_is_the_referees(client):
+    """No layer draws a hidden thing (the property test holds it): a seat's picture is the same SVG."""
+    _state_, doc = _mid_game(sid="TDE1", at=110)
+    a = client.post("/v1/render", json={"state": doc}).data
+    b = client.post("/v1/render", json={"state": doc, "seat": 1}).data
+    assert a == b and a.startswith(b"<")
