@@ -214,7 +214,7 @@ def _limits(schemas: dict[str, Any]) -> None:
 
 #: The requests answering a position, derived values, events or a picture: each takes the viewing player.
 SEAT_REQUESTS = (("/v1/adjudicate", "post"), ("/v1/derive", "post"), ("/v1/legal-actions", "post"),
-                 ("/v1/replay", "post"), ("/v1/render", "post"), ("/v1/games", "post"))
+                 ("/v1/replay", "post"), ("/v1/render", "post"), ("/v1/games", "post"), ("/v1/import", "post"))
 
 
 def _seats(doc: dict[str, Any]) -> None:
@@ -248,6 +248,10 @@ def _seats(doc: dict[str, Any]) -> None:
     verdict["oneOf"] = either + [{"type": "null"}]
     games = doc["paths"]["/v1/games"]["post"]["responses"]["201"]["content"]["application/json"]["schema"]
     games["properties"]["state"] = {"anyOf": either}
+    imported = schemas["ImportAnswer"]
+    for alt in [imported] + imported.get("oneOf", []) + imported.get("anyOf", []):
+        if "state" in alt.get("properties", {}):
+            alt["properties"]["state"] = {"anyOf": either}
     for name, schema in schemas.items():
         if name.startswith("Replay") and "final" in schema.get("properties", {}):
             schema["properties"]["final"]["properties"]["state"] = {"anyOf": either}

@@ -440,3 +440,20 @@ def test_the_picture_for_a_seat_is_the_referees(client):
     a = client.post("/v1/render", json={"state": doc}).data
     b = client.post("/v1/render", json={"state": doc, "seat": 1}).data
     assert a == b and a.startswith(b"<")
+
+
+def test_an_imported_position_for_a_seat_is_its_view(client):
+    """D-seat-view: an imported save answered to a seat is the seat's view (its derived values and digest too);
+    a log imported for a seat is refused (a record is the referee's)."""
+    from pathlib import Path
+    js = Path(__file__).resolve().parent / "fixtures" / "records" / "jsettlers2"
+    save = json.loads((js / "tradestats.game.json").read_text())
+    full = client.post("/v1/import", json={"record": save}).get_json()
+    seated = client.post("/v1/import", json={"record": save, "seat": 0}).get_json()
+    assert seated["state"]["seat_view"] == {"seat": 0} and seated["digest"] != full["digest"]
+    assert seated["state"]["players"][0]["resources"] == full["state"]["players"][0]["resources"]
+    assert seated["state"]["players"][1]["resources"] == sum(full["state"]["players"][1]["resources"].values())
+    assert seated["derived"]["victory_points"]["1"]["victory_point_cards"] is None
+    r = client.post("/v1/import", json={"record": (js / "has-timestamps.soclog").read_text(encoding="utf-8"),
+                                        "seat": 0})
+    assert r.status_code == 422 and r.get_json()["errors"][0]["pointer"] == "/seat"

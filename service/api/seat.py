@@ -91,6 +91,19 @@ def legal_view(state: State, graph: Any, listed: Any, seat: int) -> Any:
     return view_legal(listed, scen.composition.secret_specs, seat, state, graph, scen)
 
 
+def import_view_of(doc: dict[str, Any], derived: Any, seat: int) -> dict[str, Any]:
+    """An imported position's ``state``, ``digest`` and ``derived`` as ``seat`` sees them (the position is
+    JSON there: its game is found from its scenario, options and players)."""
+    from ..engine.scenarios import get_scenario, with_expansions
+    players = len(doc.get("players") or [])
+    if seat >= players:
+        raise _invalid("/" + FIELD, f"player {seat} does not exist in a {players}-player game")
+    secrets = with_expansions(get_scenario(doc["scenario"]), doc.get("options") or {}, players).composition.secret_specs
+    view = view_state(doc, secrets, seat)
+    return {"state": view, "derived": view_derived(derived, secrets, seat),
+            "digest": "sha256:" + hashlib.sha256(orjson.dumps(view, option=orjson.OPT_SORT_KEYS)).hexdigest()}
+
+
 def view_digest(state: State, seat: int) -> str:
     """The digest of a seat's view (as ``replay.state_digest`` of a position: SHA-256 of its JSON with sorted
     keys): a replay for a seat digests what the seat sees, never the full position."""
