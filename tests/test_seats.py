@@ -20,7 +20,7 @@ from service.cache import GraphCache
 from service.engine.derive import derive
 from service.engine.legal import legal_actions, players_to_act
 from service.engine.scenarios import GameRefused, SCENARIOS, all_games, get_scenario, scenario_of, with_expansions
-from service.engine.seats import Secret, _masked, hidden_places, view_derived, view_events, view_legal, view_state
+from service.engine.seats import Secret, picture_state, _masked, hidden_places, view_derived, view_events, view_legal, view_state
 from service.engine.selfplay import play_game, playable_scenarios
 from service.render.svg import state_svg
 
@@ -182,7 +182,7 @@ def test_hidden_parts_change_nothing_the_seat_sees_or_may_do(sid, n, options):
                 view = view_state(doc, secrets, seat)
                 derived = view_derived(derive(state, graph, scenario_of(state)), secrets, seat)
                 legal = _legal_json(state, graph, seat)
-                svg = state_svg(state, layers=scenario_of(state).board_layers(state, graph))
+                svg = state_svg(picture_state(state, secrets, seat), layers=scenario_of(state).board_layers(state, graph))
                 for kind, p1, p2, changed in _sample(perturbations(doc, secrets, seat)):
                     tried += 1
                     try:
@@ -196,7 +196,8 @@ def test_hidden_parts_change_nothing_the_seat_sees_or_may_do(sid, n, options):
                     assert view_state(dump_state(s2), secrets, seat) == view, where
                     assert view_derived(derive(s2, g2, scenario_of(s2)), secrets, seat) == derived, where
                     assert _legal_json(s2, g2, seat) == legal, where
-                    assert state_svg(s2, layers=scenario_of(s2).board_layers(s2, g2)) == svg, where
+                    assert state_svg(picture_state(s2, secrets, seat),
+                                     layers=scenario_of(s2).board_layers(s2, g2)) == svg, where
     assert tried and accepted, (tried, accepted)
     assert "exchange" in kinds      # opponents' hands (and the deck) always hide something by mid-game
     if sid == "WAG" and not options and n == 3:
@@ -466,12 +467,17 @@ def test_new_game_and_batch_lines_take_a_seat(client):
     assert type(by[2]["body"]["derived"]["victory_points"]["0"]["victory_point_cards"]) is int
 
 
-def test_the_picture_for_a_seat_is_the_referees(client):
-    """No layer draws a hidden thing (the property test holds it): a seat's picture is the same SVG."""
+def test_the_picture_for_a_seat_shows_what_the_table_sees(client):
+    """TDE5-004: a seat's picture is the referee's but for what the board shows face down (the property test
+    holds every picture unchanged by the hidden parts)."""
     _state_, doc = _mid_game(sid="TDE1", at=110)
     a = client.post("/v1/render", json={"state": doc}).data
     b = client.post("/v1/render", json={"state": doc, "seat": 1}).data
     assert a == b and a.startswith(b"<")
+    _state_, doc = _mid_game(sid="TDE5", options=CK, at=110, seed=1)
+    a = client.post("/v1/render", json={"state": doc}).data
+    b = client.post("/v1/render", json={"state": doc, "seat": 1}).data
+    assert a != b and b.startswith(b"<")
 
 
 def test_an_imported_position_for_a_seat_is_its_view(client):
@@ -516,3 +522,8 @@ def test_face_down_field_tokens_are_hidden_TDE5():
     assert _legal_json(s2, g2, seat) == _legal_json(s1, g1, seat)
     assert view_derived(derive(s2, g2, scenario_of(s2)), secrets, seat) == \
         view_derived(derive(s1, g1, scenario_of(s1)), secrets, seat)
+    pictures = [state_svg(picture_state(s, secrets, seat), layers=scenario_of(s).board_layers(s, g))
+                for s, g in ((s1, g1), (s2, g2))]
+    assert pictures[0] == pictures[1]
+    assert state_svg(s1, layers=scenario_of(s1).board_layers(s1, g1)) != \
+        state_svg(s2, layers=scenario_of(s2).board_layers(s2, g2))      # (the referee's picture shows them)

@@ -23,6 +23,7 @@ from .fields import BoundedList, StrictBool, StrictNumber
 from .schemas import NewGameSchema, StrictInt, pointerize
 from .service import invalid, parse_action, parse_state, started
 from .integrity import tag_of
+from ..engine.seats import picture_state
 from .seat import derived_view, events_view, legal_view, own_action, read_seat, state_view, view_digest
 from .views import flag, ok_text, posted_tag
 
@@ -408,8 +409,9 @@ def render_view():
     if fmt not in ("svg", "png"):
         raise invalid([{"pointer": "/format", "detail": "must be svg or png"}])
     state, graph = parse_state(req["state"], current_app.extensions["graph_cache"], tag=posted_tag())
-    # a seat: the picture shows nothing hidden (every layer draws what the table sees; tests/test_seats.py
-    # holds it unchanged by the hidden parts), and a proposed action is the seat's own (D-seat-own-actions)
+    # a seat: the picture shows nothing hidden (the layers draw what the table sees, the board is drawn from
+    # ``picture_state``; tests/test_seats.py holds it unchanged by the hidden parts), and a proposed action is
+    # the seat's own (D-seat-own-actions)
     seat = read_seat(req, state)
     scen = scenario_of(state)
     options: dict[str, Any] = {"size": req["size"], "show_coords": req["coords"], "show_frame": req["frame"],
@@ -436,6 +438,8 @@ def render_view():
         if not verdict.legal:
             options["marks"] = violation_marks(action, verdict.violations)
             headers["X-Violations"] = ",".join(v.rule for v in verdict.violations)
+    if seat is not None:    # drawn from what the board shows the seat (a face-down token's number left out)
+        state = picture_state(state, scen.composition.secret_specs, seat)
     svg = state_svg(state, **options)
     if fmt == "png":
         return Response(render_png(svg, req["size"]), mimetype="image/png", headers=headers)

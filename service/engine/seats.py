@@ -31,7 +31,8 @@ class Secret:
     """One thing kept from some players.
 
     ``where``: ``"state:<pointer>"``, ``"derived:<pointer>"``, ``"legal:<pointer>"`` (into a legal-action
-    list, no ``*``: see :func:`view_legal`) or ``"event:<type>/<field>"``.
+    list, no ``*``: see :func:`view_legal`), ``"picture:"`` (:func:`picture_state`) or
+    ``"event:<type>/<field>"``.
     ``owner`` (positions and derived values): ``"*"``: the player the first ``*`` names sees it, the others
     see the mask; ``""``: nobody sees it (a face-down pile, a seeded draw to come). ``seen_by`` (events): the
     event's fields naming the players who see it (none: nobody but the referee). ``rules``: what it enforces
@@ -153,6 +154,16 @@ def view_legal(doc: dict[str, Any], secrets: Iterable[Secret], seat: int, state:
     return out
 
 
+def picture_state(state: Any, secrets: Iterable[Secret], seat: int) -> Any:
+    """The position a picture for ``seat`` is drawn from: each ``picture:`` secret's mask, a function
+    ``(state, seat) -> state`` (a new state, the given one never changed), takes out what the board would show
+    and the seat may not see (a face-down token's number)."""
+    for s in secrets:
+        if s.root == "picture":
+            state = s.mask(state, seat)
+    return state
+
+
 def view_events(events: Optional[list], secrets: Iterable[Secret], seat: int) -> Optional[list]:
     """The events as ``seat`` may see them: a field only some players see is masked for the others (a
     stolen card, a drawn card)."""
@@ -214,6 +225,8 @@ def secrets_table(declared: Iterable[tuple[str, Secret]]) -> str:
         shown = {"count": "a count", "hidden": "null"}.get(mask, mask)
         if s.root == "legal":
             who = "the seat's own list is made so"
+        elif s.root == "picture":
+            who = "nobody (the referee's picture only)"
         elif s.root == "event" and s.seen_by:
             who = "the players named by " + ", ".join(f"`{f}`" for f in s.seen_by)
         elif s.root == "event" or s.owner == "":
@@ -237,5 +250,5 @@ def secrets_doc() -> str:
     return secrets_table(declared)
 
 
-__all__ = ["secrets_doc", "view_legal", "Secret", "Mask", "VIEW_KEY", "view_state", "view_derived", "view_events", "hidden_places",
+__all__ = ["picture_state", "secrets_doc", "view_legal", "Secret", "Mask", "VIEW_KEY", "view_state", "view_derived", "view_events", "hidden_places",
            "secrets_table"]

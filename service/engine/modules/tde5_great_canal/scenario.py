@@ -64,10 +64,22 @@ def _face_down_numbers(doc: Any) -> Any:
     return {**doc, "board": {**board, "hexes": hexes}}
 
 
+def _picture_face_down(state: State, seat: int) -> State:
+    """the board drawn with the fields still face down without their numbers (TDE5-004)"""
+    barren = {tuple(h) for h in state.scenario_state.get("barren") or ()}
+    if not barren:
+        return state
+    s = state.copy()
+    s.hexes = {h: (t._replace(number=None) if h in barren else t) for h, t in state.hexes.items()}
+    return s
+
+
 #: What the Great Canal keeps from every player (a seat's view, ``seats.py``).
 TDE5_SECRETS = (
     Secret("state:", _face_down_numbers, "the number tokens of the fields still face down (barren)", owner="",
            rules="TDE5-004"),
+    Secret("picture:", _picture_face_down, "the number tokens of the fields still face down, on the board picture",
+           owner="", rules="TDE5-004"),
 )
 
 class GreatCanalMap(MappedScenario, Seafarers):
