@@ -244,6 +244,10 @@ def _seats(doc: dict[str, Any]) -> None:
         "properties": {VIEW_KEY: {"type": "object", "required": ["seat"], "additionalProperties": False,
                                   "properties": {"seat": {"$ref": "#/components/schemas/Player"}}}}}
     either = [{"$ref": "#/components/schemas/State"}, {"$ref": "#/components/schemas/SeatView"}]
+    again = doc["paths"]["/v1/games/{scenario}/{players}/{seed}"]["get"]
+    again["parameters"].append({"name": FIELD, "in": "query", "required": False, "description": DOC + " (A query "
+                                "parameter here: a GET has no body.)", "schema": {"type": "integer", "minimum": 0}})
+    again["responses"]["200"]["content"]["application/json"]["schema"]["properties"]["state"] = {"anyOf": either}
     verdict = schemas["Verdict"]["properties"]["state"]
     verdict["oneOf"] = either + [{"type": "null"}]
     games = doc["paths"]["/v1/games"]["post"]["responses"]["201"]["content"]["application/json"]["schema"]

@@ -527,3 +527,15 @@ def test_face_down_field_tokens_are_hidden_TDE5():
     assert pictures[0] == pictures[1]
     assert state_svg(s1, layers=scenario_of(s1).board_layers(s1, g1)) != \
         state_svg(s2, layers=scenario_of(s2).board_layers(s2, g2))      # (the referee's picture shows them)
+
+
+def test_a_new_game_fetched_again_takes_the_seat_as_a_query_parameter(client):
+    """D-seat-view: ``GET /v1/games/...`` (a new game's Location) answers the seat's view with ``?seat=``."""
+    loc = client.post("/v1/games", json={"scenario": "WAG", "players": 3, "seed": 5}).headers["Location"]
+    r = client.get(loc + ("&" if "?" in loc else "?") + "seat=1")
+    assert r.status_code == 200 and not r.headers.get("State-Tag")
+    assert r.get_json()["state"] == client.post("/v1/games", json={"scenario": "WAG", "players": 3, "seed": 5,
+                                                                   "seat": 1}).get_json()["state"]
+    assert client.get(loc + ("&" if "?" in loc else "?") + "seat=7").status_code == 422
+    assert client.get(loc + ("&" if "?" in loc else "?") + "seat=x").status_code == 400
+    assert "seat" in client.get(loc + ("&" if "?" in loc else "?") + "colour=red").get_json()["detail"]

@@ -252,9 +252,9 @@ def game_location(scenario: str, players: int, seed: int, options: dict) -> str:
 @blp.get("/v1/games/<scenario>/<players>/<seed>")
 def game_view(scenario: str, players: str, seed: str):
     """The new game ``POST /v1/games`` started with these values (its ``Location``), answered again."""
-    unknown = sorted(set(request.args) - {"options"})
+    unknown = sorted(set(request.args) - {"options", SEAT})
     if unknown:
-        raise Problem(400, f"unknown query parameter {unknown[0]!r}; the only one is options",
+        raise Problem(400, f"unknown query parameter {unknown[0]!r}; the parameters are options and seat",
                       [{"pointer": f"/query/{k}", "detail": "unknown query parameter"} for k in unknown])
     raw_options = _one_arg("options")
     try:
@@ -270,5 +270,12 @@ def game_view(scenario: str, players: str, seed: str):
     except ValidationError as e:
         raise invalid(pointerize(e.messages, "")) from None
     state = started(req, "")
+    raw_seat = _one_arg(SEAT)       # (a GET has no body: the seat is a query parameter here)
+    if raw_seat is not None:
+        if not (raw_seat.isascii() and raw_seat.isdigit() and len(raw_seat) < 3):
+            raise Problem(400, f"query parameter {SEAT!r} is a player number",
+                          [{"pointer": f"/query/{SEAT}", "detail": "not a player number"}])
+        seat = read_seat({SEAT: int(raw_seat)}, state, f"/query/{SEAT}")
+        return ok_text(ENCODE({"state": state_view(state, seat)}), 200)
     dumped = dump_state(state)
     return ok_text(ENCODE({"state": dumped}), 200, tag_of(dumped))
