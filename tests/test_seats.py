@@ -367,6 +367,20 @@ def test_a_seat_gets_its_view_and_no_state_tag(client):
     assert v["players"][0]["resources"] == sum(doc["players"][0]["resources"].values())
 
 
+def test_an_illegal_actions_verdict_for_a_seat_masks_the_posted_positions_values(client):
+    """BASE-DEV-9: an illegal action's verdict has no new state; its derived values (the posted position's) are
+    masked for the seat all the same."""
+    state, doc = _mid_game()
+    seat = state.current_player
+    r = client.post("/v1/adjudicate", json={"state": doc, "seat": seat,
+                                            "action": {"type": "build_city", "player": seat, "node": [0, 0, "N"]}})
+    got = r.get_json()
+    assert r.status_code == 200 and got["legal"] is False and got["state"] is None
+    other = str((seat + 1) % state.num_players)
+    assert got["derived"]["victory_points"][other]["victory_point_cards"] is None
+    assert got["derived"]["victory_points"][str(seat)]["victory_point_cards"] is not None
+
+
 def test_a_view_posted_back_is_refused_naming_seat_view(client):
     """D-seat-view: a seat's view is not a position: every endpoint taking a state refuses it with a 422."""
     _state_, doc = _mid_game()

@@ -110,14 +110,15 @@ def view_digest(state: State, seat: int) -> str:
     return "sha256:" + hashlib.sha256(orjson.dumps(state_view(state, seat), option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
-def verdict_view(v: Any, seat: int) -> dict[str, Any]:
-    """The verdict's JSON for a seat (``service.verdict_json`` masked)."""
+def verdict_view(v: Any, seat: int, posted: State) -> dict[str, Any]:
+    """The verdict's JSON for a seat (``service.verdict_json`` masked); ``posted``: the position judged (an
+    illegal action's verdict has no new state: its derived values are the posted position's)."""
     from .codec import violation_json
     st = v.state
     return {"legal": v.legal, "violations": [violation_json(x) for x in v.violations],
             "state": state_view(st, seat) if st is not None else None,
-            "events": events_view(st, v.events, seat) if st is not None else v.events,
-            "derived": derived_view(st, v.derived, seat) if st is not None else v.derived,
+            "events": events_view(posted, v.events, seat),
+            "derived": derived_view(posted, v.derived, seat),
             "warnings": v.warnings}
 
 

@@ -113,7 +113,7 @@ def adjudicate_answer(data: Any, explaining: bool = False, tag: Optional[str] = 
     verdict = judge(state, action, graph)
     verdict.warnings = warnings_of(state, graph, where)
     if seat is not None:    # the seat's view: no tag (not a position the service takes back, D-seat-view)
-        return ENCODE_BYTES(verdict_view(verdict, seat)), None
+        return ENCODE_BYTES(verdict_view(verdict, seat, state)), None
     extra = None
     if explaining:   # the reasoning of every derived value
         from ..engine.explain import explain
