@@ -97,7 +97,7 @@ def replay_view():
     answer = replay_json(r, state, graph, action_json, digests=req["digests"], with_derived=req["derived"],
                          total=len(actions))
     if seat is not None:    # the seat's view of every position, digest and event: no tag (D-seat-view)
-        return ok_text(ENCODE(replay_view(answer, r, state, seat)), 200)
+        return ok_text(ENCODE(seat_replay_answer(answer, r, state, seat)), 200)
     return ok_text(ENCODE(answer), 200, tag_of(answer["final"]["state"]))     # the final position, tagged
 
 
@@ -109,7 +109,7 @@ def _steps_view(steps: list, state, seat: int) -> list:
     return [{**st, "events": events_view(state, st["events"], seat)} if "events" in st else st for st in steps]
 
 
-def replay_view(answer: dict[str, Any], r: Replay, initial, seat: int) -> dict[str, Any]:
+def seat_replay_answer(answer: dict[str, Any], r: Replay, initial, seat: int) -> dict[str, Any]:
     """A replay's answer (``replay_json``) as ``seat`` sees it: each position its view, each digest the
     digest of the view, events masked."""
     out = dict(answer)
@@ -186,7 +186,7 @@ def replay_stream(state, graph, actions: list, req: dict, spent) -> Iterator[byt
     summary = replay_json(done, state, graph, action_json, digests=req["digests"], with_derived=req["derived"],
                           total=total)
     if seat is not None:
-        summary = replay_view({**summary, "steps": []}, done, state, seat)
+        summary = seat_replay_answer({**summary, "steps": []}, done, state, seat)
     del summary["steps"]
     yield ENCODE_BYTES({"summary": summary}) + b"\n"
 
