@@ -244,6 +244,39 @@ def _seats(doc: dict[str, Any]) -> None:
         "properties": {VIEW_KEY: {"type": "object", "required": ["seat"], "additionalProperties": False,
                                   "properties": {"seat": {"$ref": "#/components/schemas/Player"}}}}}
     either = [{"$ref": "#/components/schemas/State"}, {"$ref": "#/components/schemas/SeatView"}]
+    # what a seat's answer shows in a masked event field (a count or null) and in the victory points
+    for game in GAMES.values():
+        for _mod, sec in game.composition.secrets:
+            if sec.root != "event":
+                continue
+            t, f = sec.path
+            prop = schemas.get("Event" + schema_name(t), {}).get("properties", {}).get(f)
+            if prop is None or prop.get("x-seat"):
+                continue
+            shown = {"type": "integer", "minimum": 0} if sec.mask == "count" else {"type": "null"}
+            alts = prop.get("anyOf") or [{k: v for k, v in prop.items() if k != "description"}]
+            if shown not in alts:
+                alts = alts + [shown]
+            what = "how many" if sec.mask == "count" else "null"
+            doc_ = (prop.get("description", "") + f" To a seat that may not see it: {what} (docs/seats.md).").strip()
+            schemas["Event" + schema_name(t)]["properties"][f] = {"anyOf": alts, "description": doc_, "x-seat": True}
+    for ev in schemas.values():
+        for prop in ev.get("properties", {}).values():
+            if isinstance(prop, dict):
+                prop.pop("x-seat", None)
+    # a seat's legal actions: what follows from another's hand is left open (D-seat-trades)
+    card_range = schemas["CardRange"]["properties"]
+    card_range["at_most"] = {"anyOf": [card_range["at_most"], {"type": "null"}], "description":
+                             card_range["at_most"].get("description", "") + " Null in a seat's list: what another "
+                             "player holds, not the seat's to know (D-seat-trades)."}
+    item = schemas["LegalActions"]["properties"]["ranges"]["additionalProperties"]["items"]["properties"]
+    item["example"] = {"anyOf": [item["example"], {"type": "null"}],
+                       "description": "A listed example; null in a seat's list where it would name another "
+                                      "player's cards (D-seat-trades)."}
+    vp = schemas["VictoryPoints"]["properties"]
+    vp["victory_point_cards"] = {"anyOf": [vp["victory_point_cards"], {"type": "null"}],
+                                 "description": "Null to a seat, for another player's (hidden, BASE-DEV-9; `total` "
+                                                "then leaves them out)."}
     again = doc["paths"]["/v1/games/{scenario}/{players}/{seed}"]["get"]
     again["parameters"].append({"name": FIELD, "in": "query", "required": False, "description": DOC + " (A query "
                                 "parameter here: a GET has no body.)", "schema": {"type": "integer", "minimum": 0}})

@@ -345,9 +345,9 @@ def _mid_game(seed=3, sid="base", n=4, options=None, at=150):
     return state, dump_state(state)
 
 
-def _log(sid="base", n=4, seed=3, actions=150):
+def _log(sid="base", n=4, seed=3, actions=150, options=None):
     from service.engine.legal import action_json
-    g = play_game(sid, n, seed, max_actions=actions, check=False)
+    g = play_game(sid, n, seed, max_actions=actions, check=False, options=options or None)
     return [action_json(a) for a in g.log]
 
 
@@ -553,3 +553,20 @@ def test_a_new_game_fetched_again_takes_the_seat_as_a_query_parameter(client):
     assert client.get(loc + ("&" if "?" in loc else "?") + "seat=7").status_code == 422
     assert client.get(loc + ("&" if "?" in loc else "?") + "seat=x").status_code == 400
     assert "seat" in client.get(loc + ("&" if "?" in loc else "?") + "colour=red").get_json()["detail"]
+
+
+@pytest.mark.parametrize("sid,n,options", [("base", 4, {}), ("WAG", 3, {}), ("TDE1", 4, {}), ("SC05", 4, CK)],
+                         ids=["base", "WAG", "TDE1", "SC05-ck"])
+def test_answers_to_a_seat_match_the_contract(client, sid, n, options):
+    """The contract declares what a seat is answered: a SeatView, masked events and victory points."""
+    from .spec_util import check_response
+    state, doc = _mid_game(sid=sid, n=n, options=options, at=110, seed=1)
+    seat = state.current_player
+    check_response("/v1/adjudicate", "post", client.post("/v1/adjudicate", json={"state": doc, "seat": seat}))
+    check_response("/v1/derive", "post", client.post("/v1/derive", json={"state": doc, "seat": (seat + 1) % n}))
+    check_response("/v1/legal-actions", "post", client.post("/v1/legal-actions", json={"state": doc, "seat": seat}))
+    body = {"new_game": {"scenario": sid, "players": n, "seed": 1, "options": options},
+            "actions": _log(sid, n, 1, 110, options), "events": True, "seat": (seat + 1) % n}
+    check_response("/v1/replay", "post", client.post("/v1/replay", json=body))
+    check_response("/v1/games", "post", client.post("/v1/games", json={"scenario": sid, "players": n, "seed": 1,
+                                                                       "options": options, "seat": 0}))
