@@ -227,13 +227,14 @@ def _seats(doc: dict[str, Any]) -> None:
     for path, method in SEAT_REQUESTS:
         body = doc["paths"][path][method]["requestBody"]["content"]["application/json"]
         target = body["schema"]
-        if path == "/v1/games":     # (the new game of a replay takes no seat: a request schema of its own)
-            schemas["GameRequest"] = {**schemas["NewGameRequest"], "properties": {
-                **schemas["NewGameRequest"]["properties"]}}
-            body["schema"] = target = {"$ref": "#/components/schemas/GameRequest"}
+        if path == "/v1/games":     # (the new game of a replay takes no seat: a schema of its own)
+            schemas["ReplayNewGame"] = _own_copies(schemas["NewGameRequest"])
+            new_game = schemas["ReplayRequest"]["properties"]["new_game"]
+            new_game["oneOf"] = [{"$ref": "#/components/schemas/ReplayNewGame"} if x.get("$ref", "").endswith(
+                "/NewGameRequest") else x for x in new_game["oneOf"]]
         if "$ref" in target:
             target = schemas[target["$ref"].rsplit("/", 1)[1]]
-        target["properties"][FIELD] = seat
+        target["properties"][FIELD] = _own_copies(seat)
     schemas["SeatView"] = {
         "description": "A position as one player (seat) may see it (docs/seats.md): the State's keys, with the "
                        "hidden parts masked (cards of others as counts, face-down piles as sizes, hidden kinds and "
@@ -280,22 +281,23 @@ def _seats(doc: dict[str, Any]) -> None:
     again = doc["paths"]["/v1/games/{scenario}/{players}/{seed}"]["get"]
     again["parameters"].append({"name": FIELD, "in": "query", "required": False, "description": DOC + " (A query "
                                 "parameter here: a GET has no body.)", "schema": {"type": "integer", "minimum": 0}})
-    again["responses"]["200"]["content"]["application/json"]["schema"]["properties"]["state"] = {"anyOf": either}
+    answer = again["responses"]["200"]["content"]["application/json"]["schema"]
+    answer["properties"]["state"] = {"anyOf": _own_copies(either)}
     verdict = schemas["Verdict"]["properties"]["state"]
-    verdict["oneOf"] = either + [{"type": "null"}]
+    verdict["oneOf"] = _own_copies(either) + [{"type": "null"}]
     games = doc["paths"]["/v1/games"]["post"]["responses"]["201"]["content"]["application/json"]["schema"]
-    games["properties"]["state"] = {"anyOf": either}
+    games["properties"]["state"] = {"anyOf": _own_copies(either)}
     imported = schemas["ImportAnswer"]
     for alt in [imported] + imported.get("oneOf", []) + imported.get("anyOf", []):
         if "state" in alt.get("properties", {}):
-            alt["properties"]["state"] = {"anyOf": either}
+            alt["properties"]["state"] = {"anyOf": _own_copies(either)}
     for name, schema in schemas.items():
         if name.startswith("Replay") and "final" in schema.get("properties", {}):
-            schema["properties"]["final"]["properties"]["state"] = {"anyOf": either}
+            schema["properties"]["final"]["properties"]["state"] = {"anyOf": _own_copies(either)}
             fi = schema["properties"]["first_illegal"]
             for alt in fi.get("oneOf", []):
                 if "state_before" in alt.get("properties", {}):
-                    alt["properties"]["state_before"] = {"anyOf": either}
+                    alt["properties"]["state_before"] = {"anyOf": _own_copies(either)}
 
 
 def build() -> dict[str, Any]:
@@ -321,6 +323,16 @@ def build() -> dict[str, Any]:
     _events(schemas)
     _seats(doc)
     return doc
+
+
+def _own_copies(node: Any) -> Any:
+    """``node`` with every dict and list its own (a value put in several places is written out at each, not as
+    a YAML alias)."""
+    if isinstance(node, dict):
+        return {k: _own_copies(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_own_copies(v) for v in node]
+    return node
 
 
 def render(doc: dict[str, Any]) -> str:
