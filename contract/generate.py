@@ -240,11 +240,11 @@ def _seats(doc: dict[str, Any]) -> None:
                        "hidden parts masked (cards of others as counts, face-down piles as sizes, hidden kinds and "
                        "the seed as null), marked `seat_view`. Not a position the service takes back (a 422 naming "
                        "`/state/seat_view`, decision D-seat-view). Derived values and events answered to a seat "
-                       "are masked alike.",
+                       "are masked alike. The answers' schemas type `state` as `State` (what a generated client "
+                       "posts back); in an answer to a seat that value is a SeatView.",
         "type": "object", "required": [VIEW_KEY], "additionalProperties": True,
         "properties": {VIEW_KEY: {"type": "object", "required": ["seat"], "additionalProperties": False,
                                   "properties": {"seat": {"$ref": "#/components/schemas/Player"}}}}}
-    either = [{"$ref": "#/components/schemas/State"}, {"$ref": "#/components/schemas/SeatView"}]
     # what a seat's answer shows in a masked event field (a count or null) and in the victory points
     for game in GAMES.values():
         for _mod, sec in game.composition.secrets:
@@ -281,23 +281,6 @@ def _seats(doc: dict[str, Any]) -> None:
     again = doc["paths"]["/v1/games/{scenario}/{players}/{seed}"]["get"]
     again["parameters"].append({"name": FIELD, "in": "query", "required": False, "description": DOC + " (A query "
                                 "parameter here: a GET has no body.)", "schema": {"type": "integer", "minimum": 0}})
-    answer = again["responses"]["200"]["content"]["application/json"]["schema"]
-    answer["properties"]["state"] = {"anyOf": _own_copies(either)}
-    verdict = schemas["Verdict"]["properties"]["state"]
-    verdict["oneOf"] = _own_copies(either) + [{"type": "null"}]
-    games = doc["paths"]["/v1/games"]["post"]["responses"]["201"]["content"]["application/json"]["schema"]
-    games["properties"]["state"] = {"anyOf": _own_copies(either)}
-    imported = schemas["ImportAnswer"]
-    for alt in [imported] + imported.get("oneOf", []) + imported.get("anyOf", []):
-        if "state" in alt.get("properties", {}):
-            alt["properties"]["state"] = {"anyOf": _own_copies(either)}
-    for name, schema in schemas.items():
-        if name.startswith("Replay") and "final" in schema.get("properties", {}):
-            schema["properties"]["final"]["properties"]["state"] = {"anyOf": _own_copies(either)}
-            fi = schema["properties"]["first_illegal"]
-            for alt in fi.get("oneOf", []):
-                if "state_before" in alt.get("properties", {}):
-                    alt["properties"]["state_before"] = {"anyOf": _own_copies(either)}
 
 
 def build() -> dict[str, Any]:

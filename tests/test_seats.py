@@ -558,15 +558,24 @@ def test_a_new_game_fetched_again_takes_the_seat_as_a_query_parameter(client):
 @pytest.mark.parametrize("sid,n,options", [("base", 4, {}), ("WAG", 3, {}), ("TDE1", 4, {}), ("SC05", 4, CK)],
                          ids=["base", "WAG", "TDE1", "SC05-ck"])
 def test_answers_to_a_seat_match_the_contract(client, sid, n, options):
-    """The contract declares what a seat is answered: a SeatView, masked events and victory points."""
-    from .spec_util import check_response
+    """The contract declares what a seat is answered: each position a SeatView (the answers' schemas type it as
+    the State a client posts back), masked events, victory points and trade ranges as declared."""
+    from .spec_util import check_response, errors, response_pointer
+    view = "/components/schemas/SeatView"
     state, doc = _mid_game(sid=sid, n=n, options=options, at=110, seed=1)
     seat = state.current_player
-    check_response("/v1/adjudicate", "post", client.post("/v1/adjudicate", json={"state": doc, "seat": seat}))
+    r = client.post("/v1/adjudicate", json={"state": doc, "seat": seat})
+    body = r.get_json()
+    assert not errors(body["state"], view)
+    assert not errors({**body, "state": None}, response_pointer("/v1/adjudicate", "post", 200, r.mimetype))
     check_response("/v1/derive", "post", client.post("/v1/derive", json={"state": doc, "seat": (seat + 1) % n}))
     check_response("/v1/legal-actions", "post", client.post("/v1/legal-actions", json={"state": doc, "seat": seat}))
     body = {"new_game": {"scenario": sid, "players": n, "seed": 1, "options": options},
             "actions": _log(sid, n, 1, 110, options), "events": True, "seat": (seat + 1) % n}
-    check_response("/v1/replay", "post", client.post("/v1/replay", json=body))
-    check_response("/v1/games", "post", client.post("/v1/games", json={"scenario": sid, "players": n, "seed": 1,
-                                                                       "options": options, "seat": 0}))
+    got = client.post("/v1/replay", json=body).get_json()
+    assert not errors(got["final"]["state"], view)
+    for step in got["steps"]:
+        assert not errors(step, "/components/schemas/ReplayStep")
+    assert not errors(got["final"]["derived"], "/components/schemas/Derived")
+    new = client.post("/v1/games", json={"scenario": sid, "players": n, "seed": 1, "options": options, "seat": 0})
+    assert new.status_code == 201 and not errors(new.get_json()["state"], view)
