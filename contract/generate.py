@@ -212,6 +212,77 @@ def _limits(schemas: dict[str, Any]) -> None:
     schemas["Derived"]["properties"]["phase"]["enum"] = list(all_phases())
 
 
+#: The requests answering a position, derived values, events or a picture: each takes the viewing player.
+SEAT_REQUESTS = (("/v1/adjudicate", "post"), ("/v1/derive", "post"), ("/v1/legal-actions", "post"),
+                 ("/v1/replay", "post"), ("/v1/render", "post"), ("/v1/games", "post"), ("/v1/import", "post"))
+
+
+def _seats(doc: dict[str, Any]) -> None:
+    """The viewing player (``service/api/seat.py``): a ``seat`` in the body of every request answering a
+    position, derived values, events or a picture; a position answered to a seat is a ``SeatView``."""
+    from service.api.seat import DOC, FIELD
+    from service.engine.seats import VIEW_KEY
+    schemas = doc["components"]["schemas"]
+    seat = {"anyOf": [{"$ref": "#/components/schemas/Player"}, {"type": "null"}], "description": DOC}
+    for path, method in SEAT_REQUESTS:
+        body = doc["paths"][path][method]["requestBody"]["content"]["application/json"]
+        target = body["schema"]
+        if path == "/v1/games":     # (the new game of a replay takes no seat: a schema of its own)
+            schemas["ReplayNewGame"] = _own_copies(schemas["NewGameRequest"])
+            new_game = schemas["ReplayRequest"]["properties"]["new_game"]
+            new_game["oneOf"] = [{"$ref": "#/components/schemas/ReplayNewGame"} if x.get("$ref", "").endswith(
+                "/NewGameRequest") else x for x in new_game["oneOf"]]
+        if "$ref" in target:
+            target = schemas[target["$ref"].rsplit("/", 1)[1]]
+        target["properties"][FIELD] = _own_copies(seat)
+    schemas["SeatView"] = {
+        "description": "A position as one player (seat) may see it (docs/seats.md): the State's keys, with the "
+                       "hidden parts masked (cards of others as counts, face-down piles as sizes, hidden kinds and "
+                       "the seed as null), marked `seat_view`. Not a position the service takes back (a 422 naming "
+                       "`/state/seat_view`, decision D-seat-view). Derived values and events answered to a seat "
+                       "are masked alike. The answers' schemas type `state` as `State` (what a generated client "
+                       "posts back); in an answer to a seat that value is a SeatView.",
+        "type": "object", "required": [VIEW_KEY], "additionalProperties": True,
+        "properties": {VIEW_KEY: {"type": "object", "required": ["seat"], "additionalProperties": False,
+                                  "properties": {"seat": {"$ref": "#/components/schemas/Player"}}}}}
+    # what a seat's answer shows in a masked event field (a count or null) and in the victory points
+    for game in GAMES.values():
+        for _mod, sec in game.composition.secrets:
+            if sec.root != "event":
+                continue
+            t, f = sec.path
+            prop = schemas.get("Event" + schema_name(t), {}).get("properties", {}).get(f)
+            if prop is None or prop.get("x-seat"):
+                continue
+            shown = {"type": "integer", "minimum": 0} if sec.mask == "count" else {"type": "null"}
+            alts = prop.get("anyOf") or [{k: v for k, v in prop.items() if k != "description"}]
+            if shown not in alts:
+                alts = alts + [shown]
+            what = "how many" if sec.mask == "count" else "null"
+            doc_ = (prop.get("description", "") + f" To a seat that may not see it: {what} (docs/seats.md).").strip()
+            schemas["Event" + schema_name(t)]["properties"][f] = {"anyOf": alts, "description": doc_, "x-seat": True}
+    for ev in schemas.values():
+        for prop in ev.get("properties", {}).values():
+            if isinstance(prop, dict):
+                prop.pop("x-seat", None)
+    # a seat's legal actions: what follows from another's hand is left open (D-seat-trades)
+    card_range = schemas["CardRange"]["properties"]
+    card_range["at_most"] = {"anyOf": [card_range["at_most"], {"type": "null"}], "description":
+                             card_range["at_most"].get("description", "") + " Null in a seat's list: what another "
+                             "player holds, not the seat's to know (D-seat-trades)."}
+    item = schemas["LegalActions"]["properties"]["ranges"]["additionalProperties"]["items"]["properties"]
+    item["example"] = {"anyOf": [item["example"], {"type": "null"}],
+                       "description": "A listed example; null in a seat's list where it would name another "
+                                      "player's cards (D-seat-trades)."}
+    vp = schemas["VictoryPoints"]["properties"]
+    vp["victory_point_cards"] = {"anyOf": [vp["victory_point_cards"], {"type": "null"}],
+                                 "description": "Null to a seat, for another player's (hidden, BASE-DEV-9; `total` "
+                                                "then leaves them out)."}
+    again = doc["paths"]["/v1/games/{scenario}/{players}/{seed}"]["get"]
+    again["parameters"].append({"name": FIELD, "in": "query", "required": False, "description": DOC + " (A query "
+                                "parameter here: a GET has no body.)", "schema": {"type": "integer", "minimum": 0}})
+
+
 def build() -> dict[str, Any]:
     """The OpenAPI document: the template with every module's declarations composed in."""
     import yaml
@@ -233,7 +304,18 @@ def build() -> dict[str, Any]:
     for k, e in sorted(derived.items()):
         schemas["Derived"]["properties"].setdefault(k, _field(e["field"], f"(In {_where(e['ids'])}.)"))
     _events(schemas)
+    _seats(doc)
     return doc
+
+
+def _own_copies(node: Any) -> Any:
+    """``node`` with every dict and list its own (a value put in several places is written out at each, not as
+    a YAML alias)."""
+    if isinstance(node, dict):
+        return {k: _own_copies(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_own_copies(v) for v in node]
+    return node
 
 
 def render(doc: dict[str, Any]) -> str:
@@ -243,8 +325,21 @@ def render(doc: dict[str, Any]) -> str:
     return head + yaml.safe_dump(doc, sort_keys=False, width=110, allow_unicode=True, default_flow_style=None)
 
 
+SEATS_DOC = ROOT / "docs" / "seats.md"
+SEATS_MARK = "<!-- secrets: generated by bin/contract from the modules' SECRETS; edit those -->\n"
+
+
+def seats_doc() -> str:
+    """``docs/seats.md`` with its table of secrets written from the declarations (the text above the mark
+    is the page's own)."""
+    from service.engine.seats import secrets_doc
+    head = SEATS_DOC.read_text(encoding="utf-8").split(SEATS_MARK)[0]
+    return head + SEATS_MARK + "\n" + secrets_doc()
+
+
 def main() -> None:
     (ROOT / "openapi.yaml").write_text(render(build()), encoding="utf-8")
+    SEATS_DOC.write_text(seats_doc(), encoding="utf-8")
 
 
 if __name__ == "__main__":

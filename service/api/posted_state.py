@@ -42,6 +42,7 @@ from .errors import Problem
 from .fastload import Fallback, compile_schema, load_or_schema
 from .integrity import recognised
 from .schemas import StateSchema, pointerize
+from .seat import refuse_view
 
 # -- the declarations: one schema gives the loader, the keys and the nulls that mean "left out" ----------
 
@@ -135,7 +136,9 @@ def batch_state_loaded(text: bytes) -> Optional[tuple]:
 
 def parse_state_where_unbatched(raw: Any, cache: GraphCache, prefix: str = "/state", tag: Optional[str] = None
                                 ) -> tuple[State, MapGraph, Any]:
-    """:func:`parse_state_where` without the batch's store."""
+    """:func:`parse_state_where` without the batch's store. A seat's view of a position is refused
+    (D-seat-view, ``seat.refuse_view``)."""
+    refuse_view(raw, prefix)
     if tag is not None:
         kept = _RECOGNISED.get(tag)
         if kept is not None and type(raw) is dict:

@@ -18,6 +18,7 @@ from .errors import Problem
 from .replay import replay_json
 from .schemas import pointerize
 from .service import invalid
+from .seat import import_view_of, read_seat
 from .views import ok_text
 
 records = Blueprint("records", __name__)
@@ -32,6 +33,7 @@ class ImportRequest(Schema):
 
     format = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(FORMATS))
     record = fields.Raw(required=True)
+    seat = fields.Raw(load_default=None, allow_none=True)      # (read by ``seat.read_seat``)
 
 
 def as_problem(e: RecordProblem) -> Problem:
@@ -53,6 +55,7 @@ def import_view():
         req = ImportRequest().load(data if isinstance(data, dict) else {"": data})
     except ValidationError as e:
         raise invalid(pointerize(e.messages, "")) from None
+    seat = read_seat(req)
     got = read_record(req["record"], req["format"])
     cache = current_app.extensions["graph_cache"]
     if got["kind"] == "position":
@@ -60,6 +63,11 @@ def import_view():
         answer = {"format": got["format"], "kind": "position", "state": cmp["state"], "digest": cmp["digest"],
                   "provenance": got["provenance"], "source": got["source"], "stated": got["stated"],
                   "derived": cmp["derived"], "disagreements": cmp["disagreements"]}
+        if seat is not None:    # the seat's view of the position (D-seat-view), its digest and derived values
+            answer.update(import_view_of(cmp["state"], cmp["derived"], seat))
+    elif seat is not None:
+        raise invalid([{"pointer": "/seat", "detail": "an imported record (a log) is the referee's; import it without a "
+                                                      "seat and replay it with one"}])
     else:
         answer = {"format": got["format"], "kind": "record", "record": got["record"]}
     return ok_text(ENCODE(answer), 200)

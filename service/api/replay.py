@@ -104,7 +104,8 @@ class Replay:
 
 
 def replay(state: State, actions: list[Action], graph: MapGraph, *, on_illegal: str = "stop",
-           digests: str = "each", events: bool = False, budget: Optional[Budget] = None, start: int = 0) -> Replay:
+           digests: str = "each", events: bool = False, budget: Optional[Budget] = None, start: int = 0,
+           digest: Any = None) -> Replay:
     """Judge ``actions`` one after the other from ``state`` (never changed).
 
     ``on_illegal="stop"`` ends at the first illegal action; ``"skip"`` leaves it out and goes on from the
@@ -112,9 +113,11 @@ def replay(state: State, actions: list[Action], graph: MapGraph, *, on_illegal: 
     the position after it and its events. ``budget`` is checked before every step
     (:class:`~service.engine.budget.BudgetExceeded` once it is spent; it carries, as ``partial``, the
     :class:`Replay` of the steps judged before, its ``final`` the position reached). ``start``: the index
-    of the first action in the whole log (a part of a log is numbered as in the log).
+    of the first action in the whole log (a part of a log is numbered as in the log). ``digest``: the
+    digest of a position (default :func:`state_digest`; a seat's replay digests the seat's view).
     """
     scen = scenario_of(state)
+    digest = digest or state_digest
     out = Replay()
     cur = state
     for i, a in enumerate(actions, start):
@@ -132,7 +135,7 @@ def replay(state: State, actions: list[Action], graph: MapGraph, *, on_illegal: 
             graph = v.graph or graph
             out.applied += 1
             if digests == "each":
-                step["digest"] = state_digest(cur)
+                step["digest"] = digest(cur)
             if events:
                 step["events"] = v.events
             out.steps.append(step)

@@ -24,6 +24,8 @@ from .schemas import NewGameSchema, StrictInt, pointerize
 from .posted_state import invalid, parse_state
 from .service import parse_action, started
 from .integrity import tag_of
+from ..engine.seats import picture_state
+from .seat import derived_view, events_view, legal_view, own_action, read_seat, state_view, view_digest
 from .views import flag, ok_text, posted_tag
 
 tools = Blueprint("tools", __name__)
@@ -58,6 +60,7 @@ class ReplayRequest(Schema):
     digests = fields.String(load_default="each", validate=validate.OneOf(DIGESTS))
     events = StrictBool(load_default=False)
     derived = StrictBool(load_default=True)
+    seat = StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, MAX_PLAYERS - 1))
 
 
 def start_state(req: dict):
@@ -77,20 +80,56 @@ def replay_view():
     limit = current_app.config.get("REPLAY_MAX_BODY_BYTES", DEFAULT_REPLAY_MAX_BODY)
     req = load(ReplayRequest(), read_json(request, max(limit, current_app.config["MAX_BODY_BYTES"]), REPLAY_MAX_VALUES))
     if req["record"] is not None or req["format"] is not None:
+        if req["seat"] is not None:
+            raise invalid([{"pointer": "/seat", "detail": "a record's replay is the referee's (no seat); replay its "
+                                                          "actions with a state or new_game for a seat"}])
         from .records_views import replay_record_view
         return replay_record_view(req)
     if req["actions"] is None:
         raise invalid([{"pointer": "/actions", "detail": "Missing data for required field."}])
     state, graph = start_state(req)
+    seat = read_seat(req, state)
     actions = [parse_action(raw, state, f"/actions/{i}") for i, raw in enumerate(req["actions"])]
     if streaming:
         return Response(stream_with_context(replay_stream(state, graph, actions, req, budget.current())),
                         status=200, content_type="application/x-ndjson")
     r = replay(state, actions, graph, on_illegal=req["on_illegal"], digests=req["digests"], events=req["events"],
-               budget=budget.current())
+               budget=budget.current(), digest=_digest_for(seat))
     answer = replay_json(r, state, graph, action_json, digests=req["digests"], with_derived=req["derived"],
                          total=len(actions))
+    if seat is not None:    # the seat's view of every position, digest and event: no tag (D-seat-view)
+        return ok_text(ENCODE(seat_replay_answer(answer, r, state, seat)), 200)
     return ok_text(ENCODE(answer), 200, tag_of(answer["final"]["state"]))     # the final position, tagged
+
+
+def _digest_for(seat: Optional[int]):
+    return None if seat is None else (lambda s: view_digest(s, seat))
+
+
+def _steps_view(steps: list, state, seat: int) -> list:
+    return [{**st, "events": events_view(state, st["events"], seat)} if "events" in st else st for st in steps]
+
+
+def seat_replay_answer(answer: dict[str, Any], r: Replay, initial, seat: int) -> dict[str, Any]:
+    """A replay's answer (``replay_json``) as ``seat`` sees it: each position its view, each digest the
+    digest of the view, events masked."""
+    out = dict(answer)
+    if out.get("initial_digest") is not None:
+        out["initial_digest"] = view_digest(initial, seat)
+    if out.get("first_illegal") is not None:
+        before = r.first_illegal["state_before"]
+        out["first_illegal"] = {**out["first_illegal"], "digest_before": view_digest(before, seat),
+                                "state_before": state_view(before, seat)}
+    if "steps" in out:
+        out["steps"] = _steps_view(out["steps"], initial, seat)
+    final = dict(out["final"])
+    final["state"] = state_view(r.final, seat)
+    if "digest" in final:
+        final["digest"] = view_digest(r.final, seat)
+    if "derived" in final:
+        final["derived"] = derived_view(r.final, final["derived"], seat)
+    out["final"] = final
+    return out
 
 
 #: Actions judged between two lines of a streamed replay's progress.
@@ -104,6 +143,7 @@ def replay_stream(state, graph, actions: list, req: dict, spent) -> Iterator[byt
     ``{"status": 503, "problem": {...}, "resume": {"next_action", "state", "state_tag"}}``: post ``state``
     (with its tag) and the actions from ``next_action`` on to go on from there."""
     total, cur, g = len(actions), state, graph
+    seat = req.get("seat")
     done = Replay()
     i = 0
     while i < total:
@@ -111,10 +151,10 @@ def replay_stream(state, graph, actions: list, req: dict, spent) -> Iterator[byt
         exceeded = None
         try:
             r = replay(cur, part, g, on_illegal=req["on_illegal"], digests=req["digests"], events=req["events"],
-                       budget=spent, start=i)
+                       budget=spent, start=i, digest=_digest_for(seat))
         except budget.BudgetExceeded as e:
             r, exceeded = e.partial, e
-        for step in r.steps:
+        for step in (r.steps if seat is None else _steps_view(r.steps, state, seat)):
             yield b'{"step":' + ENCODE_BYTES(step) + b"}\n"
         done.steps.extend(r.steps)
         done.applied += r.applied
@@ -124,6 +164,14 @@ def replay_stream(state, graph, actions: list, req: dict, spent) -> Iterator[byt
         cur, g = r.final, r.graph or g
         if exceeded is not None:
             nxt = r.steps[-1]["index"] + 1 if r.steps else i
+            if seat is not None:    # a seat's view cannot be posted back (D-seat-view): no position to resume from
+                yield ENCODE_BYTES({"status": 503, "problem": {
+                    "type": PROBLEM_BASE + "budget-exceeded", "title": "Over the cost budget", "status": 503,
+                    "detail": f"the replay used its {exceeded.seconds:g} s of CPU after {nxt} of {total} actions; a "
+                              "seat's replay gives no position to resume from (its views are not positions): replay "
+                              "without a seat to resume, or post fewer actions"},
+                    "resume": {"next_action": nxt}}) + b"\n"
+                return
             resumed = dump_state(cur)
             yield ENCODE_BYTES({"status": 503, "problem": {
                 "type": PROBLEM_BASE + "budget-exceeded", "title": "Over the cost budget", "status": 503,
@@ -138,6 +186,8 @@ def replay_stream(state, graph, actions: list, req: dict, spent) -> Iterator[byt
     done.final, done.graph = cur, g
     summary = replay_json(done, state, graph, action_json, digests=req["digests"], with_derived=req["derived"],
                           total=total)
+    if seat is not None:
+        summary = seat_replay_answer({**summary, "steps": []}, done, state, seat)
     del summary["steps"]
     yield ENCODE_BYTES({"summary": summary}) + b"\n"
 
@@ -148,6 +198,7 @@ class LegalRequest(Schema):
 
     state = fields.Raw(required=True)
     player = StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, MAX_PLAYERS - 1))
+    seat = StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, MAX_PLAYERS - 1))
 
 
 @tools.post("/v1/legal-actions")
@@ -162,7 +213,14 @@ def legal_answer(data: Any, tag: Optional[str] = None) -> bytes:
     if req["player"] is not None and req["player"] >= state.num_players:
         raise invalid([{"pointer": "/player",
                         "detail": f"player {req['player']} does not exist in a {state.num_players}-player game"}])
-    la = legal_actions(state, graph, scenario_of(state), req["player"])
+    seat = read_seat(req, state)
+    if seat is not None and req["player"] not in (None, seat):   # D-seat-own-actions
+        raise invalid([{"pointer": "/player", "detail": f"with seat {seat}, only player {seat}'s legal actions are "
+                                                        "listed (another's would tell what they hold)"}])
+    la = legal_actions(state, graph, scenario_of(state), req["player"] if seat is None else seat)
+    if seat is not None:    # what follows from another's hand masked: the same list whatever the seat cannot see
+        return ENCODE_BYTES({"phase": state.phase, "current_player": state.current_player,
+                             **legal_view(state, graph, la.to_json(), seat)})
     return ENCODE_BYTES({"phase": state.phase, "current_player": state.current_player, **la.to_json()})
 
 
@@ -237,6 +295,7 @@ class RenderRequest(Schema):
     coords = StrictBool(load_default=False)
     frame = StrictBool(load_default=True)
     verdict = StrictBool(load_default=False)
+    seat = StrictInt(load_default=None, allow_none=True, validate=validate.Range(0, MAX_PLAYERS - 1))
 
 
 def _kind(v: Any) -> str:
@@ -351,6 +410,10 @@ def render_view():
     if fmt not in ("svg", "png"):
         raise invalid([{"pointer": "/format", "detail": "must be svg or png"}])
     state, graph = parse_state(req["state"], current_app.extensions["graph_cache"], tag=posted_tag())
+    # a seat: the picture shows nothing hidden (the layers draw what the table sees, the board is drawn from
+    # ``picture_state``; tests/test_seats.py holds it unchanged by the hidden parts), and a proposed action is
+    # the seat's own (D-seat-own-actions)
+    seat = read_seat(req, state)
     scen = scenario_of(state)
     options: dict[str, Any] = {"size": req["size"], "show_coords": req["coords"], "show_frame": req["frame"],
                                "layers": scen.board_layers(state, graph)}
@@ -366,6 +429,7 @@ def render_view():
     if req["action"] is not None:
         from .service import judge
         action = parse_action(req["action"], state)
+        own_action(action, seat)
         verdict = judge(state, action, graph)
         headers["X-Legal"] = "true" if verdict.legal else "false"
         options["proposal"] = proposal_of(action, verdict.legal)
@@ -375,6 +439,8 @@ def render_view():
         if not verdict.legal:
             options["marks"] = violation_marks(action, verdict.violations)
             headers["X-Violations"] = ",".join(v.rule for v in verdict.violations)
+    if seat is not None:    # drawn from what the board shows the seat (a face-down token's number left out)
+        state = picture_state(state, scen.composition.secret_specs, seat)
     svg = state_svg(state, **options)
     if fmt == "png":
         return Response(render_png(svg, req["size"]), mimetype="image/png", headers=headers)

@@ -17,6 +17,7 @@ from .codec import ENCODE, ENCODE_BYTES, dump_state, violation_json
 from .conditional import cached_answer
 from .errors import Problem
 from .schemas import NewGameSchema, pointerize
+from .seat import FIELD as SEAT, derived_view, no_explanations, own_action, read_seat, state_view, verdict_view
 from .integrity import HEADER as TAG_HEADER, tag_of
 from .posted_state import invalid, parse_state, parse_state_where
 from .service import judge, parse_action, started, verdict_body_tagged, warnings_of
@@ -96,16 +97,23 @@ def adjudicate_answer(data: Any, explaining: bool = False, tag: Optional[str] = 
     of a batch."""
     if not isinstance(data, dict):
         raise invalid([{"pointer": "/", "detail": "must be an object {state, action}"}])
-    extra = sorted(set(data) - {"state", "action"})
+    extra = sorted(set(data) - {"state", "action", SEAT})
     if extra:
         raise invalid([{"pointer": f"/{k}", "detail": "unknown field"} for k in extra])
     if "state" not in data:
         raise invalid([{"pointer": "/state", "detail": "missing: the game state"}])
+    seat = read_seat(data)
+    if explaining:
+        no_explanations(seat)
     cache = current_app.extensions["graph_cache"]
     state, graph, where = parse_state_where(data["state"], cache, tag=tag)
+    seat = read_seat(data, state)
     action = None if data.get("action") is None else parse_action(data["action"], state)
+    own_action(action, seat)
     verdict = judge(state, action, graph)
     verdict.warnings = warnings_of(state, graph, where)
+    if seat is not None:    # the seat's view: no tag (not a position the service takes back, D-seat-view)
+        return ENCODE_BYTES(verdict_view(verdict, seat, state)), None
     extra = None
     if explaining:   # the reasoning of every derived value
         from ..engine.explain import explain
@@ -123,13 +131,19 @@ def derive_answer(data: Any, explaining: bool = False, tag: Optional[str] = None
     """The answer of ``POST /v1/derive`` to the body ``data``: also one line's of a batch."""
     if not isinstance(data, dict):
         raise invalid([{"pointer": "/", "detail": "must be an object {state}"}])
-    extra = sorted(set(data) - {"state"})
+    extra = sorted(set(data) - {"state", SEAT})
     if extra:
         raise invalid([{"pointer": f"/{k}", "detail": "unknown field"} for k in extra])
     if "state" not in data:
         raise invalid([{"pointer": "/state", "detail": "missing: the game state"}])
+    seat = read_seat(data)
+    if explaining:
+        no_explanations(seat)
     state, graph = parse_state(data["state"], current_app.extensions["graph_cache"], tag=tag)
+    seat = read_seat(data, state)
     out = {"derived": judge(state, None, graph).derived}
+    if seat is not None:
+        out["derived"] = derived_view(state, out["derived"], seat)
     if explaining:   # the reasoning of every derived value, as for /v1/adjudicate
         from ..engine.explain import explain
         out["explanations"] = explain(state, graph, scenario_of(state))
@@ -206,13 +220,21 @@ def scenario_check(sid: str):
 
 @blp.post("/v1/games")
 def new_game():
+    data = body()
+    seat = read_seat(data)
+    if isinstance(data, dict) and SEAT in data:
+        data = {k: v for k, v in data.items() if k != SEAT}
     try:
-        req = NewGameSchema().load(body())
+        req = NewGameSchema().load(data)
     except ValidationError as e:
         raise invalid(pointerize(e.messages, "")) from None
     state = started(req, "", draw=True)
-    dumped = dump_state(state)
-    r = ok_text(ENCODE({"state": dumped}), 201, tag_of(dumped))
+    seat = read_seat({SEAT: seat}, state)
+    if seat is not None:    # the seat's view: no tag (D-seat-view)
+        r = ok_text(ENCODE({"state": state_view(state, seat)}), 201)
+    else:
+        dumped = dump_state(state)
+        r = ok_text(ENCODE({"state": dumped}), 201, tag_of(dumped))
     r.headers["Location"] = game_location(state.scenario, state.num_players, state.rng_seed, req["options"])
     return r
 
@@ -230,9 +252,9 @@ def game_location(scenario: str, players: int, seed: int, options: dict) -> str:
 @blp.get("/v1/games/<scenario>/<players>/<seed>")
 def game_view(scenario: str, players: str, seed: str):
     """The new game ``POST /v1/games`` started with these values (its ``Location``), answered again."""
-    unknown = sorted(set(request.args) - {"options"})
+    unknown = sorted(set(request.args) - {"options", SEAT})
     if unknown:
-        raise Problem(400, f"unknown query parameter {unknown[0]!r}; the only one is options",
+        raise Problem(400, f"unknown query parameter {unknown[0]!r}; the parameters are options and seat",
                       [{"pointer": f"/query/{k}", "detail": "unknown query parameter"} for k in unknown])
     raw_options = _one_arg("options")
     try:
@@ -248,5 +270,12 @@ def game_view(scenario: str, players: str, seed: str):
     except ValidationError as e:
         raise invalid(pointerize(e.messages, "")) from None
     state = started(req, "")
+    raw_seat = _one_arg(SEAT)       # (a GET has no body: the seat is a query parameter here)
+    if raw_seat is not None:
+        if not (raw_seat.isascii() and raw_seat.isdigit() and len(raw_seat) < 3):
+            raise Problem(400, f"query parameter {SEAT!r} is a player number",
+                          [{"pointer": f"/query/{SEAT}", "detail": "not a player number"}])
+        seat = read_seat({SEAT: int(raw_seat)}, state, f"/query/{SEAT}")
+        return ok_text(ENCODE({"state": state_view(state, seat)}), 200)
     dumped = dump_state(state)
     return ok_text(ENCODE({"state": dumped}), 200, tag_of(dumped))

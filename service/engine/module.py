@@ -18,6 +18,8 @@ Each module declares, as class attributes read along the stack by :func:`compose
 - ``OPTIONS``: :class:`OptionSpec` per game option it understands;
 - ``PHASES``: the phases it adds to the engine's (``state.PHASES``), each with the function giving the
   violation of an action type the phase does not take (``ctx -> Violation``, the gate's "wrong phase");
+- ``SECRETS``: :class:`~.seats.Secret` entries: what its data holds that some players may not see (a
+  seat's view, ``seats.py``: cards in hand as counts, face-down piles, hidden draws);
 - ``PLAY_LEAN``: :class:`PlayLean` entries: what seeded random play (``selfplay``) leans towards in its
   game, besides building (a game whose end needs more than building says how it is reached).
 
@@ -286,7 +288,7 @@ class Hooks(Protocol):
 HOOKS: tuple[str, ...] = tuple(n for n in Hooks.__dict__ if not n.startswith("_") and callable(Hooks.__dict__[n]))
 
 DECLARATIONS = ("ACTIONS", "ACTION_FIELDS", "WITHOUT_ACTIONS", "STATE", "PLAYER", "CURRENCIES", "DERIVED", "EVENTS",
-                "OPTIONS", "CHECKS", "VALIDATORS", "PLAY_LEAN", "PHASES")
+                "OPTIONS", "CHECKS", "VALIDATORS", "PLAY_LEAN", "PHASES", "SECRETS")
 
 #: Every phase a registered module declares (``PHASES``), with the module declaring it: the state's
 #: schema takes these besides the engine's; the consistency check holds a game to its own stack's.
@@ -333,6 +335,13 @@ class Composition:
     play_lean: tuple = ()
     #: The phases the modules add (``PHASES``), each with its wrong-phase function.
     phases: Mapping[str, Callable] = field(default_factory=dict)
+    #: What the modules keep from some players (``SECRETS``), ``(module, Secret)``, base module first.
+    secrets: tuple = ()
+
+    @property
+    def secret_specs(self) -> tuple:
+        """The :class:`~.seats.Secret` entries alone."""
+        return tuple(s for _m, s in self.secrets)
 
     def handler(self, type_: str) -> Optional["Handler"]:
         spec = self.actions.get(type_)
@@ -401,7 +410,10 @@ def compose(cls: type, default: type) -> Composition:
     checks: tuple = ()
     validators: tuple = ()
     play_lean: tuple = ()
+    secrets: tuple = ()
     for c in stack:
+        mod = getattr(c, "module_name", None) or c.__name__
+        secrets += tuple((mod, x) for x in _own(c, "SECRETS") or () if x not in [y for _m, y in secrets])
         currencies += tuple(x for x in _own(c, "CURRENCIES") or () if x not in currencies)
         checks += tuple(x for x in _own(c, "CHECKS") or () if x not in checks)
         validators += tuple(x for x in _own(c, "VALIDATORS") or () if x not in validators)
@@ -414,7 +426,7 @@ def compose(cls: type, default: type) -> Composition:
                        Obj(state), Obj(player), Obj(derived), events, options, hooks,
                        frozenset(t for t, a in actions.items() if a.handler is not None),
                        tuple(dict.fromkeys(a.candidates for a in actions.values() if a.candidates is not None)),
-                       currencies, checks, validators, play_lean, phases)
+                       currencies, checks, validators, play_lean, phases, secrets)
 
 
 __all__ = ["note_phases", "DECLARED_PHASES", "ActionSpec", "EventSpec", "OptionSpec", "PlayLean", "Hooks", "HOOKS", "Composition", "compose", "hook_doc",

@@ -31,6 +31,7 @@ from ..mapgraph import LAND, RESOURCES
 from ..module import ActionSpec, Composition, EventSpec, OptionSpec, compose
 from ..placement import road_connected, ship_connected
 from ..rng import Rng
+from ..seats import Secret
 from ..spec import EDGE, HEX, MAX_PLAYERS, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Map, Obj, Str
 from ..state import DEV_CARDS, Player, Setup, State, Tile, TurnFlags, empty_dev, empty_resources
 
@@ -147,6 +148,80 @@ BASE_OPTION_SPECS = (
 )
 
 
+def _public_points(vp: Any) -> Any:
+    """the total without the hidden victory-point cards, which show as null"""
+    if not isinstance(vp, dict) or not isinstance(vp.get("victory_point_cards"), int):
+        return vp
+    out = dict(vp)
+    if isinstance(out.get("total"), int):
+        out["total"] -= out["victory_point_cards"]
+    out["victory_point_cards"] = None
+    return out
+
+
+def _seat_trades(listed: Any, seat: int, state: State, graph: Any, scenario: Any) -> Any:
+    """the trades the seat may propose: one range per partner holding any card, what the partner may give
+    left open (``get.at_most`` null, ``get.total_at_most`` the partner's cards), no example (decision
+    D-seat-trades, docs/seats.md); whether the trade is open now is judged on the position with the partner's
+    cards all of one kind, so that it does not depend on their kinds"""
+    from ..core import Action
+    from ..legal import is_legal
+    from ..actions.trade import trade_partners
+    currencies = scenario.composition.currencies
+    kinds = RESOURCES + currencies
+
+    def hand(q: int) -> dict[str, int]:
+        pl = state.players[q]
+        return {**{r: pl.resources.get(r, 0) for r in RESOURCES}, **{c: pl.extra.get(c, 0) for c in currencies}}
+
+    mine = hand(seat)
+    held = [k for k in kinds if mine[k] > 0]
+    if not held:
+        return None
+    a = held[0]
+    out = []
+    for q in trade_partners(state, seat):
+        theirs = hand(q)
+        cards = sum(theirs[r] for r in RESOURCES)
+        probe = state
+        if cards:       # the partner's cards, as one kind other than the one offered
+            b = next(r for r in RESOURCES if r != a)
+            probe = state.copy()
+            probe.players[q].resources = {r: cards if r == b else 0 for r in RESOURCES}
+        else:           # (a currency is public)
+            b = next((c for c in currencies if c != a and theirs[c] > 0), None)
+            if b is None:
+                continue
+        trade = Action("domestic_trade", seat, {"partner": q, "give": {a: 1}, "get": {b: 1}, "accepted": True})
+        if is_legal(probe, trade, graph, scenario):
+            out.append({"type": "domestic_trade", "player": seat, "partner": q, "accepted": True,
+                        "give": {"at_least": 1, "at_most": mine},
+                        "get": {"at_least": 1, "at_most": None, "total_at_most": sum(theirs.values())},
+                        "no_type_on_both_sides": True, "example": None})
+    return out or None
+
+
+#: What the base game keeps from other players (a seat's view, ``seats.py``).
+BASE_SECRETS = (
+    Secret("state:/players/*/resources", "count", "the resource cards in hand, by kind", rules="BASE-ROBBER-4"),
+    Secret("state:/players/*/dev_cards", "count", "the development cards held, by kind", rules="BASE-DEV-1"),
+    Secret("state:/players/*/dev_cards_new", "count", "the development cards bought this turn, by kind",
+           rules="BASE-DEV-1"),
+    Secret("state:/dev_deck", "count", "the development cards left in the deck, by kind (what opponents hold "
+           "follows from it)", owner="", rules="BASE-DEV-1"),
+    Secret("state:/rng/seed", "hidden", "the seed of the seeded draws (dice, stolen cards, drawn cards to come "
+           "follow from it)", owner=""),
+    Secret("derived:/victory_points/*", _public_points, "the hidden victory-point cards, and the total "
+           "counting them", rules="BASE-DEV-9"),
+    Secret("legal:/ranges/domestic_trade", _seat_trades, "in a seat's legal actions, the domestic trades: which "
+           "partners' hands allow a trade (D-seat-trades)", owner=""),
+    Secret("event:stole/resource", "hidden", "the card the robber (or pirate) took", seen_by=("player", "victim"),
+           rules="BASE-ROBBER-4"),
+    Secret("event:bought_development_card/card", "hidden", "the development card bought", seen_by=("player",),
+           rules="BASE-DEV-1"),
+)
+
+
 class Scenario:
     """The base game module, and the defaults of every hook (BASE-COMP-1..6, BASE-VP-1)."""
 
@@ -173,6 +248,7 @@ class Scenario:
     ACTIONS = BASE_ACTION_SPECS
     EVENTS = BASE_EVENT_SPECS
     OPTIONS = BASE_OPTION_SPECS
+    SECRETS = BASE_SECRETS
     module_name = "base"
 
     #: The declarations composed along this scenario's stack (set by :func:`registered`).

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional
 
+from ..seats import Secret
 from ..geometry import Hex
 from ..mapgraph import RESOURCES
 from ..module import ActionSpec, EventSpec
@@ -117,6 +118,15 @@ def _pirate_pending_problems(state, scenario):
     return pirate_pending_problems(state, scenario)
 
 
+#: What the Seafarers scenarios keep from every player (a seat's view, ``seats.py``): the face-down piles.
+SEAFARERS_SECRETS = (
+    Secret("state:/scenario_state/hex_pile", "count", "the face-down hexes still to be discovered, top first "
+           "(what an unexplored hex turns out to be)", owner="", rules="R-005"),
+    Secret("state:/scenario_state/token_pile", "count", "the face-down number tokens, top first", owner="",
+           rules="R-005"),
+)
+
+
 class Seafarers(Scenario):
     id = "seafarers"
     name = "Seafarers: general rules on a posted board"
@@ -128,6 +138,7 @@ class Seafarers(Scenario):
     ACTIONS = SEAFARERS_ACTION_SPECS
     STATE = SEAFARERS_STATE
     EVENTS = SEAFARERS_EVENTS
+    SECRETS = SEAFARERS_SECRETS
     CHECKS = (_pirate_first,)                 # SEA-027, R-007
     VALIDATORS = (_pirate_pending_problems,)
     module_name = "seafarers"

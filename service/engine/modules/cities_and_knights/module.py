@@ -26,6 +26,7 @@ from ...mapgraph import LAND, MapGraph
 from ...module import ActionSpec, EventSpec, OptionSpec
 from ...scenarios.base import _ROBBER_FIELDS, flag_option
 from ...scenarios.seafarers import SEAFARERS_ACTION_SPECS
+from ...seats import Secret
 from ...spec import EDGE, HEX, NODE, PLAYER, Any_, Bool, Cards, F, Int, List, Map, Obj, PLAYER_KEY, Str
 from ...state import DEV_CARDS, State
 from . import store
@@ -237,6 +238,64 @@ def ck_refusal(scen: Any) -> Optional[str]:
     return None
 
 
+_COLOUR_OF = {card: deck for deck, cards in DECKS.items() for card in cards}
+
+
+def _by_colour(hand: Any) -> Any:
+    """how many cards of each colour (the backs show it, CK-PROG-7)"""
+    if not isinstance(hand, dict):
+        return hand
+    out = {d: 0 for d in DECKS}
+    for card, n in hand.items():
+        if isinstance(n, int) and card in _COLOUR_OF:
+            out[_COLOUR_OF[card]] += n
+    return out
+
+
+#: The progress cards whose listed plays name a card another player holds, and the field that names it.
+_CHOSEN_FROM_A_HAND = {"spy": "progress", "master_merchant": "take"}
+
+
+def _seat_progress_plays(listed: Any, seat: int, state: Any, graph: Any, scenario: Any) -> Any:
+    """the plays of a Spy or a Master Merchant one per opponent, the card(s) taken left open (null; chosen on
+    looking at the hand, CK-PROG-P7, CK-PROG-T2): which cards that hand holds is not the seat's to know"""
+    if not listed:
+        return listed
+    out, seen = [], set()
+    for a in listed:
+        field = _CHOSEN_FROM_A_HAND.get(a.get("card"))
+        if field is None:
+            out.append(a)
+            continue
+        key = (a["card"], a.get("target"))
+        if key not in seen:
+            seen.add(key)
+            out.append({**a, field: None})
+    return out
+
+
+#: What Cities & Knights keeps from other players (a seat's view, ``seats.py``).
+CK_SECRETS = (
+    Secret("state:/scenario_state/cities_and_knights/hands/*", _by_colour, "the progress cards held, by card",
+           rules="CK-PROG-7"),
+    Secret("state:/scenario_state/cities_and_knights/commodities/*", "count", "the commodity cards in hand, by kind"),
+    Secret("state:/scenario_state/cities_and_knights/decks/*", "count", "the progress cards left in each deck, by "
+           "card", owner="", rules="CK-PROG-7"),
+    Secret("derived:/cities_and_knights/progress_cards/hands/*", _by_colour, "the progress cards held, by card",
+           rules="CK-PROG-7"),
+    Secret("derived:/cities_and_knights/commodities/players/*", "count", "the commodity cards in hand, by kind"),
+    Secret("legal:/actions/play_progress", _seat_progress_plays, "in a seat's legal actions, the cards a Spy or a "
+           "Master Merchant would take (D-seat-trades)", owner=""),
+    Secret("event:progress_drawn/card", "hidden", "the progress card drawn", seen_by=("player",), rules="CK-PROG-7"),
+    Secret("event:progress_discarded/card", "hidden", "the progress card discarded face down", seen_by=("player",),
+           rules="CK-PROG-6"),
+    Secret("event:cards_taken/progress", "hidden", "the progress card a Spy took", seen_by=("player", "victim"),
+           rules="CK-PROG-P7"),
+    Secret("event:cards_taken/got", "count", "the cards taken, by kind (their number stays public)",
+           seen_by=("player", "victim"), rules="CK-PROG-T2"),
+)
+
+
 class CitiesAndKnights:
     """The Cities & Knights module (CK-*)."""
 
@@ -271,6 +330,7 @@ class CitiesAndKnights:
         "merchant": F(Any_("CK-PROG-T3")),
     }))}
     EVENTS = CK_EVENTS
+    SECRETS = CK_SECRETS
     #: CK-VAR: the variants are options of a game with Cities & Knights, off unless switched on (the
     #: game's stack declares them, so a game without the module refuses them); CK-VAR-5-6 is not played.
     OPTIONS = (

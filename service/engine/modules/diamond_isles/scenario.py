@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
+from ...seats import Secret
 from ...geometry import hex_neighbours, node_str
 from ...mapgraph import MapGraph
 from ...module import ActionSpec, EventSpec, OptionSpec
@@ -62,6 +63,23 @@ DIAM_ACTIONS = (
 
 _VILLAGE = Obj({"hex": F(HEX, required=True, doc="the village's hex (a desert with a number token)"),
                 "diamonds": F(Int(0, DIAMONDS_PER_VILLAGE), required=True, doc="the diamonds it still holds")})
+
+def _standings_open(end: Any) -> Any:
+    """while the game goes on: the standings in seat order without victory points (hidden cards count in
+    them), no would-be winner"""
+    if not isinstance(end, dict) or end.get("ended_by_villages"):
+        return end
+    rows = sorted((r for r in end.get("standings") or [] if isinstance(r, dict)), key=lambda r: r.get("player", 0))
+    return {**end, "standings": [{k: v for k, v in row.items() if k != "vp"} for row in rows],
+            "winners": None, "decided_by": None, "why": None}
+
+
+#: What Diamond Isles keeps from other players (a seat's view, ``seats.py``).
+DIAM_SECRETS = (
+    Secret("derived:/game_end", _standings_open, "who would win were the game to end now (the victory points "
+           "count hidden cards)", owner="", rules="BASE-DEV-9"),
+)
+
 
 DIAM_STATE = {
     "villages": F(List(_VILLAGE, max_len=4), required=True,
@@ -120,6 +138,7 @@ class DiamondIsles(MappedScenario, Seafarers, edition=Edition(
     module_name = "DIAM"
     ACTIONS = DIAM_ACTIONS
     STATE = DIAM_STATE
+    SECRETS = DIAM_SECRETS
     DERIVED = DIAM_DERIVED
     EVENTS = DIAM_EVENTS
     OPTIONS = (OptionSpec("BASE-VAR-STRICT-PHASES", _false_only,

@@ -34,6 +34,7 @@ from ...mapgraph import MapGraph, RESOURCES
 from ...module import EventSpec, OptionSpec
 from ...picture import Glyph, Layer
 from ...rng import Rng
+from ...seats import Secret
 from ...scenarios._sc_common import player_count_problems
 from ...scenarios.base import hex_option
 from ...scenarios.mapdata import MappedScenario
@@ -52,6 +53,35 @@ _HEXES = List(HEX, max_len=16)
 _TILE = Obj({"hex": F(HEX, required=True), "chips": F(Int(0, 2), required=True), "dug": F(Bool(), required=True)})
 
 
+
+def _face_down_numbers(doc: Any) -> Any:
+    """the position with the number tokens of the fields still face down shown as null (TDE5-004)"""
+    barren = {tuple(h) for h in ((doc.get("scenario_state") or {}).get("barren") or ())}
+    board = doc.get("board")
+    if not barren or not isinstance(board, dict):
+        return doc
+    hexes = [{**h, "number": None} if (h.get("q"), h.get("r")) in barren else h for h in board.get("hexes") or ()]
+    return {**doc, "board": {**board, "hexes": hexes}}
+
+
+def _picture_face_down(state: State, seat: int) -> State:
+    """the board drawn with the fields still face down without their numbers (TDE5-004)"""
+    barren = {tuple(h) for h in state.scenario_state.get("barren") or ()}
+    if not barren:
+        return state
+    s = state.copy()
+    s.hexes = {h: (t._replace(number=None) if h in barren else t) for h, t in state.hexes.items()}
+    return s
+
+
+#: What the Great Canal keeps from every player (a seat's view, ``seats.py``).
+TDE5_SECRETS = (
+    Secret("state:", _face_down_numbers, "the number tokens of the fields still face down (barren)", owner="",
+           rules="TDE5-004"),
+    Secret("picture:", _picture_face_down, "the number tokens of the fields still face down, on the board picture",
+           owner="", rules="TDE5-004"),
+)
+
 class GreatCanalMap(MappedScenario, Seafarers):
     """The map, the set-up, the canal, prospectors and traders: the scenario's module below Cities & Knights
     (the scenario is :class:`GreatCanal`, with Cities & Knights in its stack)."""
@@ -69,6 +99,7 @@ class GreatCanalMap(MappedScenario, Seafarers):
     map_specs = MAP_SPECS
 
     WITHOUT_ACTIONS = ("move_pirate",)                        # TDE5-010
+    SECRETS = TDE5_SECRETS
     PLAY_LEAN = _LEAN                                         # random play: knights dig the canal (lean.py)
     STATE = {
         "canal": F(List(_TILE, max_len=9), doc="R-072: the canal hexes in order from lake B to the basin, their "

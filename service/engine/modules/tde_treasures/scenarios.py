@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from ...seats import Secret
 from ...core import Action, Ctx, Violation
 from ...geometry import canonical_node, node_edges, node_hexes, node_str
 from ...islands import island_map
@@ -146,6 +147,22 @@ _EVENTS = (
 
 
 
+def _without_kind(token: Any) -> Any:
+    """the token without its kind (its chest side shows)"""
+    return {k: v for k, v in token.items() if k != "kind"} if isinstance(token, dict) else token
+
+
+#: What the treasure tokens keep from every player (a seat's view, ``seats.py``).
+TREASURE_SECRETS = (
+    Secret("state:/scenario_state/treasures/*", _without_kind, "what a treasure token on the board gives, until "
+           "taken", owner="", rules="TDE1-005"),
+    Secret("state:/scenario_state/treasure_stock", "count", "the face-down treasure stock, top first", owner="",
+           rules="TDE1-005"),
+    Secret("event:reward_claimed/card", "hidden", "the development card a treasure gave", seen_by=("player",),
+           rules="BASE-DEV-1"),
+)
+
+
 class TreasureRules(MappedScenario, Seafarers):
     """What TDE1 and TDE2 share: the treasure tokens, discovery by road or ship, the reward queue.
     TDE1-001 / TDE2-001: the base game and Seafarers rules apply below (the class stack)."""
@@ -156,6 +173,7 @@ class TreasureRules(MappedScenario, Seafarers):
              "setup_hold": F(Bool(), doc="a set-up turn held open until its placement's rewards are claimed")}
     ACTION_FIELDS = {t: {"discoveries": DISCOVERIES} for t in EXPLORING_ACTIONS}
     EVENTS = _EVENTS
+    SECRETS = TREASURE_SECRETS
     DERIVED = {
         "treasures": F(Obj({"on_board": F(List(Any_(), max_len=40)), "stock": F(Int(0, 20)),
                             "pending": F(List(Any_(), max_len=60)),

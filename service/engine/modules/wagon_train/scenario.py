@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Optional
 
+from ...seats import Secret
 from ...core import Action, Ctx, Violation
 from ...geometry import Hex, hex_corners, hex_distance, hex_str, node_hexes
 from ...mapgraph import LAND, RESOURCES, MapGraph
@@ -216,6 +217,24 @@ def toward_delivery(state: State, action: Action) -> bool:
     return _dist(list(node_hexes(tuple(end))), h) < _dist(_where(state, p), h)
 
 
+
+def _kind_hidden(token: Any) -> Any:
+    """the token with its kind null (whether one is held, and where it was drawn, stay public)"""
+    return {**token, "kind": None} if isinstance(token, dict) and "kind" in token else token
+
+
+#: What the wagon-train variant keeps from other players (a seat's view, ``seats.py``): R-101, R-121.
+WAG_SECRETS = (
+    Secret("state:/scenario_state/wagons/*/token", _kind_hidden, "the kind of the trade token a wagon holds, until "
+           "delivered (R-121: that one is held and where it was drawn are public)", rules="WAG-017, R-101, R-121"),
+    Secret("state:/scenario_state/stacks/*", "count", "the trade tokens left in each hex's stack, by kind (a "
+           "held token's kind would follow from it)", owner="", rules="R-121"),
+    Secret("derived:/wagons/*/token", _kind_hidden, "the kind of the trade token a wagon holds",
+           rules="WAG-017, R-101, R-121"),
+    Secret("event:token_drawn/kind", "hidden", "the kind of the trade token drawn", seen_by=("player",),
+           rules="WAG-017, R-101, R-121"),
+)
+
 class WagonTrainRules:
     """The wagon-train rules as a module: declarations and hooks (each hook adds to the modules below)."""
     module_name = "WAG"
@@ -325,6 +344,7 @@ class WagonTrainRules:
                    "WAG-048, WAG-053, WAG-055, WAG-056, WAG-057) need a knights-on-horseback module the rules do not define"),
     )
     CHECKS = (movement_phase_check,)
+    SECRETS = WAG_SECRETS
     # (after the declarations above: in a class body this name hides ``spec.PLAYER``)
     PLAYER = {"gold": F(Int(0, 10_000), default=0, doc="WAG-002, R-103: the gold coins the player holds"),
               "presents": F(Int(0, 100), default=0, doc="WAG-062..064: Santa's presents held (option santa_workshop)")}
