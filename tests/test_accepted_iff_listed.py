@@ -47,6 +47,9 @@ def _key(a, scen=None) -> str:
             del js[k]                                     # a field at its declared default is the field left out
         elif js[k] is False and spec is not None and k in spec.fields and not spec.fields[k].required:
             del js[k]                                     # a flag left false is the flag left out
+        elif k == "target" and a.type in ("play_knight", "chase_robber") and js[k] == "robber" and \
+                scen is not None and (not scen.pirate or js.get("hex") is None):
+            del js[k]                                     # nothing else to move: the robber is the target left out
     return json.dumps(js, sort_keys=True)
 
 

@@ -404,6 +404,18 @@ def test_sea_031_a_knight_moves_robber_or_pirate(client):
     assert v["legal"] and v["state"]["robber"] == [3, 0]
 
 
+def test_sea_031_the_knight_names_what_it_moves(client):
+    """SEA-031: with a pirate the knight's target is the player's choice, so it is required (the legal list
+    always names it): left out, the action is refused naming /action/target, not read as the robber."""
+    st = robber_phase()
+    st["phase"] = "main"
+    st["players"][0]["dev_cards"] = {"knight": 1}
+    v = adjudicate(client, st, {"type": "play_knight", "player": 0, "hex": [3, 0], "steal_from": 1})
+    assert rules(v) == ["SEA-031"] and v["violations"][0]["path"] == "/action/target"
+    v = adjudicate(client, st, {"type": "play_knight", "player": 0, "hex": [3, 0], "steal_from": 1, "target": None})
+    assert rules(v) == ["SEA-031"]
+
+
 def test_sea_032_no_ship_beside_the_pirate(client):
     st = sea(pirate=[2, 0])
     assert rules(adjudicate(client, st, ship((1, 1, "NE")))) == ["SEA-032"]

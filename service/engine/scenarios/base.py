@@ -76,8 +76,10 @@ BASE_ACTION_SPECS = (
     ActionSpec("buy_development_card",
                {"card": F(Str(DEV_CARDS), nullable=True, doc="the card drawn, as observed")},
                "Buy a development card."),
-    ActionSpec("play_knight", {**_ROBBER_FIELDS, "target": F(Str(("robber", "pirate")), default="robber",
-                                                             doc="what the knight moves")},
+    ActionSpec("play_knight", {**_ROBBER_FIELDS, "target": F(Str(("robber", "pirate")), nullable=True,
+                                                             doc="what the knight moves: required where the "
+                                                                 "scenario has a pirate (SEA-031); elsewhere, left "
+                                                                 "out, the robber")},
                "Play a knight: move the robber and rob."),
     ActionSpec("play_road_building",
                {"pieces": F(List(Obj({"kind": F(Str(("road", "ship")), required=True),

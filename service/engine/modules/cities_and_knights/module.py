@@ -111,7 +111,9 @@ CK_ACTION_SPECS = (
                "Displace a weaker opponent's knight (CK-KNIGHT-7).", handler=_h("DisplaceKnight")),
     ActionSpec("chase_robber", {"node": F(NODE, required=True, doc="the chasing knight"), **_ROBBER_FIELDS,
                                 "card": F(_CARD, nullable=True),
-                                "target": F(Str(("robber", "pirate")), default="robber")},
+                                "target": F(Str(("robber", "pirate")), nullable=True,
+                                            doc="what the knight chases: required where the scenario has a "
+                                                "pirate (CK-SEA-9); elsewhere, left out, the robber")},
                "Chase the robber (or pirate) with an active knight (CK-KNIGHT-9, CK-SEA-9).",
                handler=_h("ChaseRobber")),
     ActionSpec("build_wall", {"node": F(NODE, required=True)}, "Build a city wall (CK-WALL-1).",
