@@ -539,8 +539,9 @@ class CitiesAndKnights:
         for com in COMMODITIES:                                # CK-COMP-1: commodities conserved
             total = c["commodity_bank"].get(com, 0) + sum(v.get(com, 0) for v in c["commodities"].values())
             if total != 12:
-                out.append((f"{at}/commodity_bank/{com}", f"{com} in hands and bank add up to {total}, not 12 "
-                            "(CK-COMP-1)"))
+                why = f"{com} in hands and bank add up to {total}, not 12 (CK-COMP-1)"
+                out.append((f"{at}/commodity_bank/{com}", why))      # both sides: the bank and every hand
+                out.extend((f"{at}/commodities/{q}/{com}", why) for q in c["commodities"])
         seen = set()
         for i, k in enumerate(c["knights"]):
             node = tuple(k["node"])

@@ -247,7 +247,11 @@ class DiamondIsles(MappedScenario, Seafarers, edition=Edition(
             elif t.number is None:
                 out.append((where, f"DIAM-004: a village's number is its hex's number token; {h[0]},{h[1]} has none"))
             elif any(state.hexes[m].terrain not in ("sea", "frame") for m in hex_neighbours(h) if m in state.hexes):
-                out.append((where, f"R-045: an island village is surrounded by sea; {h[0]},{h[1]} touches land"))
+                why = f"R-045: an island village is surrounded by sea; {h[0]},{h[1]} touches land"
+                out.append((where, why))
+                at = {x: j for j, x in enumerate(state.hexes)}      # and the land beside it, by pointer
+                out.extend((f"/state/board/hexes/{at[m]}", why) for m in hex_neighbours(h)
+                           if m in state.hexes and state.hexes[m].terrain not in ("sea", "frame"))
         total = diamond_total(state)
         if total != TOTAL_DIAMONDS:
             out.append((f"{base}/diamond_cache", f"DIAM-003: villages, cache, spare counters and players hold the "

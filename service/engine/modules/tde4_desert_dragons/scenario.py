@@ -297,8 +297,10 @@ class DesertDragons(MappedScenario, Seafarers, edition=Edition(
         for k, n in (ss.get("desert_dragons") or {}).items():
             h = D.parse_hex(k)
             if h is None or h not in desert_set:
-                out.append((f"{base}/desert_dragons/{k}", "TDE4-009: dragons gather only on the board's deserts; "
-                            f"{k!r} is not one (keys are \"q,r\")"))
+                why = f"TDE4-009: dragons gather only on the board's deserts; {k!r} is not one (keys are \"q,r\")"
+                out.append((f"{base}/desert_dragons/{k}", why))
+                if h in state.hexes:                        # and the hex that is no desert
+                    out.append((f"/state/board/hexes/{list(state.hexes).index(h)}", why))
             else:
                 counts[h] = n
         seen: set = set()

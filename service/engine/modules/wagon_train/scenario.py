@@ -493,8 +493,9 @@ class WagonTrainRules:
                 out.append((f"{at}/barbarians/{k}", "barbarians stand on land hexes only (WAG-049, R-105)"))
         rivers = {tuple(e) for e in ss.get("rivers") or ()}
         for i, b in enumerate(ss.get("bridges") or ()):
-            if tuple(b["edge"]) not in rivers:
+            if tuple(b["edge"]) not in rivers:     # the bridge, and the rivers it should lie on
                 out.append((f"{at}/bridges/{i}/edge", "a bridge lies on a river path (R-095)"))
+                out.append((f"{at}/rivers", "a bridge lies on a river path (R-095)"))
         spots = {}
         for o, h in (ss.get("warships") or {}).items():
             if h is None:
@@ -512,8 +513,10 @@ class WagonTrainRules:
                 out.append((f"{at}/santa", "with santa_workshop on, Santa's workshop is a land hex of the board "
                             "(R-090)"))
         elif ss.get("santa") or any(p.extra.get("presents") for p in state.players):
-            out.append((f"{at}/santa", "presents and Santa's workshop exist only with the option santa_workshop "
-                        "(R-090)"))
+            why = "presents and Santa's workshop exist only with the option santa_workshop (R-090)"
+            out.append((f"{at}/santa", why))
+            out.extend((f"/state/players/{i}/presents", why) for i, p in enumerate(state.players)
+                       if p.extra.get("presents"))
         t = ss.get("wagon_turn")
         if t and t.get("player") is not None and t["player"] != state.current_player:
             out.append((f"{at}/wagon_turn/player", "the turn's wagon bookkeeping belongs to the current player"))
