@@ -45,6 +45,9 @@ def test_sea_001_base_rules_stay_in_force(client):
     st = sea(ships=[(0, (1, 1, "NE")), (0, (2, 0, "SE"))])
     assert rules(adjudicate(client, st, {"type": "build_settlement", "player": 0, "node": [1, 0, "S"]})) == ["BASE-BUILD-2"]
     assert adjudicate(client, st, {"type": "build_settlement", "player": 0, "node": [2, 1, "N"]})["legal"]
+    # D-settlement-on-land: a corner beyond the coast breaks SEA-012 (a lane settles an island's coastline)
+    off = adjudicate(client, st, {"type": "build_settlement", "player": 0, "node": [40, 40, "N"]})
+    assert rules(off) == ["SEA-012"] and off["violations"][0]["path"] == "/action/node"
 
 
 def test_sea_002_the_board_is_map_data_posted_with_the_state(client):
