@@ -571,8 +571,17 @@ def test_hexes_helper_board_is_accepted(client):
 
 @pytest.mark.parametrize("query", ["explain=maybe", "explain=true&explain=false", "explain=TRUE"])
 def test_a_bad_query_flag_is_a_400(client, query):
-    body = problem(client.post(f"/v1/adjudicate?{query}", json=_a_request()), 400)
-    assert "explain" in body["detail"]
+    body = problem(client.post(f"/v1/adjudicate?{query}", json=_a_request()), 400, "/query/explain")
+    assert "explain" in body["detail"] and body["type"].endswith("/bad-query")
+
+
+@pytest.mark.parametrize("url", ["/v1/rules?colour=red", "/v1/rules?module=XYZ", "/v1/games/base/3/7?colour=red"])
+def test_a_bad_query_parameter_has_its_own_problem_type(client, url):
+    """A query parameter unknown or of a wrong value is not a malformed body: its own type, bad-query, naming
+    the parameter by a /query/ pointer."""
+    body = problem(client.get(url), 400)
+    assert body["type"].endswith("/bad-query") and body["title"] == "Bad query parameter"
+    assert all(e["pointer"].startswith("/query/") for e in body["errors"])
 
 
 # -- options of the tools are JSON booleans and numbers, never look-alikes -------------------------------
