@@ -197,7 +197,9 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
             out.append(("/state/setup/round", f"scenario {scenario.id!r} has {scenario.setup_rounds} set-up rounds"))
     for i, e in enumerate(state.flags.ships_built):
         if state.ships.get(e) != state.current_player:
-            out.append((f"/state/turn_flags/ships_built/{i}", f"no ship of the current player lies on {edge_str(e)}"))
+            why = f"no ship of the current player lies on {edge_str(e)}"
+            out.append((f"/state/turn_flags/ships_built/{i}", why))
+            out.append(("/state/current_player", why))             # the other side: whose turn it is
     for node in state.svp_attached:
         if node not in state.buildings:
             out.append(("/state/svp_attached", f"special victory points lie under {node_str(node)}, which holds no building"))

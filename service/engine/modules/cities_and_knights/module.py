@@ -558,6 +558,7 @@ class CitiesAndKnights:
             b = state.buildings.get(tuple(w))
             if b is None or b[1] != "city" or c["walls"].index(w) != i:
                 out.append((f"{at}/walls/{i}", "a city wall lies under a city, one per city (CK-WALL-1)"))
+                out.append(("/state/pieces/cities", "a city wall lies under a city, one per city (CK-WALL-1)"))
         for p in range(n):
             if store.walls_in_supply(state, p) < 0:
                 out.append((f"{at}/walls", f"player {p} has more than 3 city walls (CK-WALL-1)"))
@@ -578,9 +579,11 @@ class CitiesAndKnights:
             for card, q in DECKS[d].items():
                 held = sum(v.get(card, 0) for v in c["hands"].values()) + sum(
                     v.get(card, 0) for v in c["vp_cards"].values())
-                if held + c["decks"][d].get(card, 0) != q:
-                    out.append((f"{at}/decks/{d}/{card}", f"{card}: {held} held and {c['decks'][d].get(card, 0)} in "
-                                f"the deck do not add up to {q} (CK-COMP-4)"))
+                if held + c["decks"][d].get(card, 0) != q:     # both sides: the deck and every hand
+                    why = (f"{card}: {held} held and {c['decks'][d].get(card, 0)} in the deck do not add up to "
+                           f"{q} (CK-COMP-4)")
+                    out.append((f"{at}/decks/{d}/{card}", why))
+                    out.extend((f"{at}/{k}/{p}/{card}", why) for k in ("hands", "vp_cards") for p in c[k])
         return out
 
 

@@ -320,9 +320,11 @@ class DesertDragons(MappedScenario, Seafarers, edition=Edition(
         if on_board + rem > D.DRAGONS:
             out.append((f"{base}/desert_dragons", f"TDE4-005: there are 18 dragons; the deserts, landscapes and "
                         f"those removed account for {on_board + rem}"))
-        elif done is not None and done != on_board + rem:
-            out.append((f"{base}/gathered", f"TDE4-009: {done} dragons gathered, but the deserts, landscapes and "
-                        f"those removed account for {on_board + rem}"))
+        elif done is not None and done != on_board + rem:   # both sides: the count and what it counts
+            why = (f"TDE4-009: {done} dragons gathered, but the deserts, landscapes and those removed account for "
+                   f"{on_board + rem}")
+            out += [(f"{base}/gathered", why), (f"{base}/desert_dragons", why), (f"{base}/dragons", why),
+                    (f"{base}/removed", why)]
         if seen and (done if done is not None else on_board + rem) < D.DRAGONS:
             out.append((f"{base}/dragons", "TDE4-011: dragons leave the deserts only once all 18 are gathered"))
         if counts and desert_set:

@@ -288,6 +288,9 @@ class GreatCanalMap(MappedScenario, Seafarers):
             t = state.hexes.get(tuple(h))
             if t is None or t.terrain != "fields":
                 out.append((f"/state/scenario_state/barren/{i}", "a barren field is a fields hex (TDE5-004)"))
+                if t is not None:           # and the hex that is no fields
+                    out.append((f"/state/board/hexes/{list(state.hexes).index(tuple(h))}",
+                                "a barren field is a fields hex (TDE5-004)"))
         if ss.get("flooded") and ss.get("barren"):
             out.append(("/state/scenario_state/barren", "after the flood every field bears (TDE5-020)"))
             out.append(("/state/scenario_state/flooded", "after the flood every field bears (TDE5-020)"))

@@ -520,6 +520,7 @@ class WagonTrainRules:
         t = ss.get("wagon_turn")
         if t and t.get("player") is not None and t["player"] != state.current_player:
             out.append((f"{at}/wagon_turn/player", "the turn's wagon bookkeeping belongs to the current player"))
+            out.append(("/state/current_player", "the turn's wagon bookkeeping belongs to the current player"))
         return out
 
 
