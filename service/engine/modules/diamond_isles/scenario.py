@@ -294,13 +294,15 @@ class DiamondIsles(MappedScenario, Seafarers, edition=Edition(
                         for nid in graph.edge_node_ids[graph.edge_index[e]] if nid in vmap}
             for i in sorted(rec - touching):
                 h = hexes[i]
-                out.append((f"{base}/trade_routes/{p}", f"R-045: player {p} has a route to the village on "
-                            f"{h[0]},{h[1]} but no ship touching it"))
+                why = f"R-045: player {p} has a route to the village on {h[0]},{h[1]} but no ship touching it"
+                out.append((f"{base}/trade_routes/{p}", why))
+                out.append(("/state/pieces/ships", why))        # the other side: the ships
             for i in sorted(connected_villages(state, graph, p, vmap) - rec):
                 h = hexes[i]
-                out.append((f"{base}/trade_routes/{p}", f"DIAM-006: player {p}'s ships join the village on "
-                            f"{h[0]},{h[1]} to their harbour, so the route was made (and its diamond paid) then: "
-                            "list it"))
+                why = (f"DIAM-006: player {p}'s ships join the village on {h[0]},{h[1]} to their harbour, so the "
+                       "route was made (and its diamond paid) then: list it")
+                out.append((f"{base}/trade_routes/{p}", why))
+                out.append(("/state/pieces/ships", why))        # the other side: the ships that join it
         return out
 
     # -- derived values -------------------------------------------------------------------------------
