@@ -199,7 +199,8 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
         if state.ships.get(e) != state.current_player:
             why = f"no ship of the current player lies on {edge_str(e)}"
             out.append((f"/state/turn_flags/ships_built/{i}", why))
-            out.append(("/state/current_player", why))             # the other side: whose turn it is
+            out.append(("/state/current_player", why))             # the other sides: whose turn it is,
+            out.append(("/state/pieces/ships", why))                # and the ships on the board
     for node in state.svp_attached:
         if node not in state.buildings:
             out.append(("/state/svp_attached", f"special victory points lie under {node_str(node)}, which holds no building"))
