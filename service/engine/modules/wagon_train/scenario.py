@@ -479,9 +479,10 @@ class WagonTrainRules:
                     out.append((f"{at}/stacks/{name}/{k}", f"the {tname} never stacks a kind delivered to itself "
                                 "(R-088)"))
         for k, n in held.items():
-            if n > C.TOTALS[k]:
-                out.append((f"{at}/stacks", f"{n} {k} tokens in stacks, hands and deliveries; the game has "
-                            f"{C.TOTALS[k]} (R-088)"))
+            if n > C.TOTALS[k]:     # every side of the sum: the stacks and each wagon's token and deliveries
+                why = f"{n} {k} tokens in stacks, hands and deliveries; the game has {C.TOTALS[k]} (R-088)"
+                out.append((f"{at}/stacks", why))
+                out.extend((f"{at}/wagons/{p}", why) for p in (ss.get("wagons") or {}))
         for k, n in (ss.get("barbarians") or {}).items():
             try:
                 h = C.unkey(k)
