@@ -32,7 +32,8 @@ PER_PLAYER = int(os.environ.get("ACCEPTED_PER_PLAYER", "3"))
 #: the form that leaves the draw to the seeded generator, and the action posted with what was observed is
 #: that same listed action (the project's rule on randomness).
 OBSERVED = {"roll": ("dice", "event"), "move_robber": ("card",), "move_pirate": ("card",), "play_knight": ("card",),
-            "chase_robber": ("card",), "buy_development_card": ("card",), "steal_card": ("card",)}
+            "chase_robber": ("card",), "buy_development_card": ("card",), "steal_card": ("card",),
+            "drive_off_barbarian": ("die",), "chase_warship": ("die",)}
 
 
 def _key(a, scen=None) -> str:
@@ -46,6 +47,9 @@ def _key(a, scen=None) -> str:
             del js[k]                                     # a field at its declared default is the field left out
         elif js[k] is False and spec is not None and k in spec.fields and not spec.fields[k].required:
             del js[k]                                     # a flag left false is the flag left out
+        elif k == "target" and a.type in ("play_knight", "chase_robber") and js[k] == "robber" and \
+                scen is not None and (not scen.pirate or js.get("hex") is None):
+            del js[k]                                     # nothing else to move: the robber is the target left out
     return json.dumps(js, sort_keys=True)
 
 
@@ -57,7 +61,6 @@ def _check_position(state, rng: random.Random, per_player: int) -> list[str]:
         la = legal_actions(state, graph, scen, p)
         listed = [a for acts in la.actions.values() for a in acts]
         keys = {_key(a, scen) for a in listed}
-        raw = {json.dumps(action_json(a), sort_keys=True) for a in listed}
         for a in rng.sample(listed, min(per_player, len(listed))):
             v = adjudicate(state, a, graph, scen, with_derived=False)
             if not v.legal:
@@ -75,10 +78,6 @@ def _check_position(state, rng: random.Random, per_player: int) -> list[str]:
                 if (b.type == "move_wagon" and wagon_covered(la, b, state, graph)) or \
                         (b.type == "sail_ship" and sail_covered(la, b, state, graph)):
                     continue    # listed by destination: one plan per place reached (WAG-004, GOLD-024)
-                bj, aj = action_json(b), action_json(a)
-                if b.type == "play_progress" and set(bj) > set(aj) and \
-                        json.dumps({k: x for k, x in bj.items() if k in aj}, sort_keys=True) in raw:
-                    continue    # KNOWN GAP: a progress card ignores a field of another card given beside its own
                 found.append(f"accepted, never listed: {_key(b)} (near {_key(a)})")
     return found
 

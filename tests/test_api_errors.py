@@ -275,7 +275,18 @@ def test_hexes_off_the_board_are_a_422(client):
 def test_a_hex_listed_twice_is_named(client):
     st = small_state()
     st["board"]["hexes"].append(dict(st["board"]["hexes"][3]))
-    problem(post(client, {"state": st}), 422, f"/state/board/hexes/{len(st['board']['hexes']) - 1}/q")
+    body = problem(post(client, {"state": st}), 422, f"/state/board/hexes/{len(st['board']['hexes']) - 1}")
+    assert "/state/board/hexes/3" in [e["pointer"] for e in body["errors"]]     # both entries: either may be wrong
+
+
+def test_a_broken_sum_names_both_sides_BASE_COMP_2(client):
+    """BASE-COMP-2: cards in hands and in the bank add up to the game's 19 of each; a broken sum names the bank
+    and every hand (either side may be the one changed), not the bank alone."""
+    st = small_state()
+    st["bank"] = {"lumber": 19, "brick": 19, "wool": 19, "grain": 19, "ore": 19}
+    st["players"][1]["resources"] = {"lumber": 3, "brick": 0, "wool": 0, "grain": 0, "ore": 0}
+    body = problem(post(client, {"state": st}), 422, "/state/players/1/resources/lumber")
+    assert "/state/bank/lumber" in [e["pointer"] for e in body["errors"]]
 
 
 # -- states that cannot exist ------------------------------------------------------------------------------
@@ -560,8 +571,17 @@ def test_hexes_helper_board_is_accepted(client):
 
 @pytest.mark.parametrize("query", ["explain=maybe", "explain=true&explain=false", "explain=TRUE"])
 def test_a_bad_query_flag_is_a_400(client, query):
-    body = problem(client.post(f"/v1/adjudicate?{query}", json=_a_request()), 400)
-    assert "explain" in body["detail"]
+    body = problem(client.post(f"/v1/adjudicate?{query}", json=_a_request()), 400, "/query/explain")
+    assert "explain" in body["detail"] and body["type"].endswith("/bad-query")
+
+
+@pytest.mark.parametrize("url", ["/v1/rules?colour=red", "/v1/rules?module=XYZ", "/v1/games/base/3/7?colour=red"])
+def test_a_bad_query_parameter_has_its_own_problem_type(client, url):
+    """A query parameter unknown or of a wrong value is not a malformed body: its own type, bad-query, naming
+    the parameter by a /query/ pointer."""
+    body = problem(client.get(url), 400)
+    assert body["type"].endswith("/bad-query") and body["title"] == "Bad query parameter"
+    assert all(e["pointer"].startswith("/query/") for e in body["errors"])
 
 
 # -- options of the tools are JSON booleans and numbers, never look-alikes -------------------------------

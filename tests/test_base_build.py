@@ -41,6 +41,19 @@ def test_the_distance_rule_applies_to_every_settlement_BASE_BUILD_2(client):
     assert adjudicate(client, st, {"type": "build_settlement", "player": 0, "node": [0, 0, "N"]})["legal"]
 
 
+def test_a_settlement_off_land_cites_the_placement_it_breaks_not_the_distance_rule_BASE_BUILD_3(client):
+    """D-settlement-on-land: a settlement on a corner touching no land hex is refused naming the node, under
+    the placement rule that brings a settlement there: BASE-BUILD-3 after set-up (a road never leaves the
+    land), BASE-SETUP-2 in set-up, SEA-012 with ships; never BASE-BUILD-2, the distance rule."""
+    st = state(radius_board(2), hands={0: SETTLEMENT_CARDS}, roads=[(0, (0, -1, "SE"))])
+    v = adjudicate(client, st, {"type": "build_settlement", "player": 0, "node": [40, 40, "N"]})
+    assert rules(v) == ["BASE-BUILD-3"] and v["violations"][0]["path"] == "/action/node"
+    st["phase"] = "setup"
+    st["setup"] = {"round": 1, "step": "settlement", "last_settlement": None}
+    v = adjudicate(client, st, {"type": "build_settlement", "player": 0, "node": [40, 40, "N"]})
+    assert rules(v) == ["BASE-SETUP-2"]
+
+
 def test_a_settlement_after_setup_must_touch_one_of_the_builders_roads_BASE_BUILD_3(client):
     """A settlement after setup must touch one of the builders roads (BASE-BUILD-3)."""
     st = state(radius_board(2), hands={0: SETTLEMENT_CARDS}, roads=[(1, (0, 0, "NE"))],

@@ -813,6 +813,9 @@ def test_chase_pirate(client):
     st["scenario_state"]["cities_and_knights"]["attacks"] = 1
     v = post(client, st, act("chase_robber", node=list(corner), hex=[1, 1], target="pirate"))
     assert v["legal"] and v["state"]["pirate"] == [1, 1]
+    # with a pirate what the knight chases is a choice: left out, refused naming it (the list always names it)
+    v = post(client, st, act("chase_robber", node=list(corner), hex=[1, 1]))
+    assert rules(v) == ["CK-SEA-9"] and v["violations"][0]["path"] == "/action/target"
 
 
 def test_bishop_moves_robber_only_and_ship_roads(client):

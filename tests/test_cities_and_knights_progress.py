@@ -281,3 +281,22 @@ def test_deserter_fallback_option(client):
     st["options"]["deserter_fallback"] = "lower"
     v = play(client, st, "deserter", target=1, removed=list(SW), node=list(SE))
     assert v["legal"] and [k["level"] for k in ckof(v)["knights"] if tuple(k["node"]) == SE] == [2]
+
+
+def test_a_field_of_another_card_is_refused(client):
+    """CK-PROG-T4, CK-PROG-P1, CK-PROG-T5: a card reads only its own parameters; one of another card given beside
+    them (a Master Merchant's take with a Merchant Fleet, a Spy's target with a Bishop, a hex with a
+    monopoly) means nothing and is refused naming it, as the legal list never gives that form."""
+    st = holding("merchant_fleet", hands={0: hand(wool=2)})
+    assert play(client, st, "merchant_fleet", kind="wool")["legal"]
+    bad = play(client, st, "merchant_fleet", kind="wool", take={"ore": 1})
+    assert not bad["legal"] and rules(bad) == ["CK-PROG-T4"]
+    assert bad["violations"][0]["path"] == "/action/take"
+    c = with_commodities(ck(attacks=1), 1, coin=1)
+    bishop = play(client, holding("bishop", c=c), "bishop", hex=[0, 1], target=1)
+    assert not bishop["legal"] and rules(bishop) == ["CK-PROG-P1"]
+    assert bishop["violations"][0]["path"] == "/action/target"
+    mono = holding("resource_monopoly", hands={1: hand(ore=3)})
+    v = play(client, mono, "resource_monopoly", resource="ore", hex=[0, 1])
+    assert not v["legal"] and rules(v) == ["CK-PROG-T5"] and v["violations"][0]["path"] == "/action/hex"
+    assert play(client, mono, "resource_monopoly", resource="ore", hex=None)["legal"]   # null: left out

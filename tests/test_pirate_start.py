@@ -29,6 +29,7 @@ def test_sea_027_a_new_game_opens_with_the_pirate(client):
     v = adjudicate(client, st, {"type": "build_settlement", "player": 0, "node": [0, 0, "N"]})
     assert not v["legal"]
     assert [(x["rule"], x.get("ruling")) for x in v["violations"]] in ([("SEA-027", "R-007")], [("BASE-BUILD-2", None)],
+                                                                     [("BASE-SETUP-2", None)],   # (off land)
                                                                      [("SC01-004", None)])
     v = adjudicate(client, st, {"type": "place_pirate", "player": 0, "hex": land})
     assert [x["rule"] for x in v["violations"]] == ["SEA-029"]

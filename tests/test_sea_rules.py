@@ -45,6 +45,9 @@ def test_sea_001_base_rules_stay_in_force(client):
     st = sea(ships=[(0, (1, 1, "NE")), (0, (2, 0, "SE"))])
     assert rules(adjudicate(client, st, {"type": "build_settlement", "player": 0, "node": [1, 0, "S"]})) == ["BASE-BUILD-2"]
     assert adjudicate(client, st, {"type": "build_settlement", "player": 0, "node": [2, 1, "N"]})["legal"]
+    # D-settlement-on-land: a corner beyond the coast breaks SEA-012 (a lane settles an island's coastline)
+    off = adjudicate(client, st, {"type": "build_settlement", "player": 0, "node": [40, 40, "N"]})
+    assert rules(off) == ["SEA-012"] and off["violations"][0]["path"] == "/action/node"
 
 
 def test_sea_002_the_board_is_map_data_posted_with_the_state(client):
@@ -402,6 +405,18 @@ def test_sea_031_a_knight_moves_robber_or_pirate(client):
     assert rules(v) == ["SEA-029"]
     v = adjudicate(client, st, {"type": "play_knight", "player": 0, "target": "robber", "hex": [3, 0], "steal_from": 1})
     assert v["legal"] and v["state"]["robber"] == [3, 0]
+
+
+def test_sea_031_the_knight_names_what_it_moves(client):
+    """SEA-031: with a pirate the knight's target is the player's choice, so it is required (the legal list
+    always names it): left out, the action is refused naming /action/target, not read as the robber."""
+    st = robber_phase()
+    st["phase"] = "main"
+    st["players"][0]["dev_cards"] = {"knight": 1}
+    v = adjudicate(client, st, {"type": "play_knight", "player": 0, "hex": [3, 0], "steal_from": 1})
+    assert rules(v) == ["SEA-031"] and v["violations"][0]["path"] == "/action/target"
+    v = adjudicate(client, st, {"type": "play_knight", "player": 0, "hex": [3, 0], "steal_from": 1, "target": None})
+    assert rules(v) == ["SEA-031"]
 
 
 def test_sea_032_no_ship_beside_the_pirate(client):

@@ -168,7 +168,7 @@ def test_base_and_seafarers_rules_apply(client):
         v = adjudicate(client, post(sid, hands={0: hand()}), ship(TO_31N))
         assert not v["legal"] and rules(v)[0] in ("SEA-006", "BASE-BUILD-1")
         v = adjudicate(client, post(sid), {"type": "build_settlement", "player": 0, "node": [2, 1, "N"]})
-        assert not v["legal"] and rules(v)[0] in ("BASE-BUILD-2", "BASE-BUILD-3")
+        assert not v["legal"] and rules(v)[0] in ("BASE-BUILD-2", "BASE-BUILD-3", "SEA-012")   # (off land: SEA-012)
         v = adjudicate(client, post(sid), ship(TO_31N))
         assert v["legal"], v["violations"]
 

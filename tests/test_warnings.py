@@ -85,3 +85,29 @@ def test_warnings_change_no_verdict(client):
     odd = adjudicate(client, st2, act)
     assert plain["legal"] == odd["legal"] and plain["violations"] == odd["violations"]
     assert plain["events"] == odd["events"] and codes(odd) == ["token-on-sea"]
+
+
+def test_red_numbers_side_by_side_on_a_random_base_board_BASE_COMP_8(client):
+    """BASE-COMP-8: the base game's random layout keeps 6s and 8s apart. A posted base board with a 6 beside
+    an 8 is warned about (the verdict does not depend on it, R-001) and the explicit component check of
+    /v1/scenarios/base/check reports it; a Seafarers board, whose map decides, is not."""
+    st = client.post("/v1/games", json={"scenario": "base", "players": 3, "seed": 7}).get_json()["state"]
+    hx = st["board"]["hexes"]
+    at = {(h["q"], h["r"]): i for i, h in enumerate(hx)}
+    six = next(i for i, h in enumerate(hx) if h["number"] == 6)
+    q, r = hx[six]["q"], hx[six]["r"]
+    nb = next(at[(q + dq, r + dr)] for dq, dr in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+              if (q + dq, r + dr) in at and hx[at[(q + dq, r + dr)]]["number"] not in (None, 6, 8))
+    eight = next(i for i, h in enumerate(hx) if h["number"] == 8)
+    hx[nb]["number"], hx[eight]["number"] = 8, hx[nb]["number"]       # an 8 beside the 6 (the same tokens)
+    r1 = client.post("/v1/adjudicate", json={"state": st, "action": None})
+    check_response("/v1/adjudicate", "post", r1)
+    v = r1.get_json()
+    assert v["legal"] and "red-numbers-adjacent" in codes(v)
+    w = next(w for w in v["warnings"] if w["code"] == "red-numbers-adjacent")
+    assert w["rule"] == "BASE-COMP-8" and w["path"] in (f"/state/board/hexes/{six}/number",
+                                                          f"/state/board/hexes/{nb}/number")
+    chk = client.post("/v1/scenarios/base/check", json={"state": st}).get_json()
+    assert chk["matches"] is False and chk["problems"] and {p["rule"] for p in chk["problems"]} == {"BASE-COMP-8"}
+    fresh = client.post("/v1/games", json={"scenario": "base", "players": 3, "seed": 7}).get_json()["state"]
+    assert client.post("/v1/scenarios/base/check", json={"state": fresh}).get_json()["matches"] is True

@@ -70,23 +70,34 @@ def build_state(d: dict[str, Any], prefix: str = "/state", board: Optional[tuple
         hexes = {h: tiles.get(tn) or _tile(tn) for h, tn in d["board"]["hexes"].items()}
         harbors = {}
         for i, hb in enumerate(d["board"]["harbors"]):
-            if hb["edge"] in harbors:
+            if hb["edge"] in harbors:      # both harbours named: either may be the one misplaced
+                j = next(k for k, x in enumerate(d["board"]["harbors"]) if x["edge"] == hb["edge"])
                 problems.append((f"{prefix}/board/harbors/{i}/edge", "two harbours on one edge"))
+                problems.append((f"{prefix}/board/harbors/{j}/edge", "two harbours on one edge"))
             harbors[hb["edge"]] = hb["kind"]
     buildings: dict = {}
     roads: dict = {}
     ships: dict = {}
     pieces = d.get("pieces") or {}
+    first: dict = {}        # where each place was first taken: a clash names both pieces
     for kind in ("settlements", "cities"):
         for i, (node, p) in enumerate(pieces.get(kind, [])):
+            at = f"{prefix}/pieces/{kind}/{i}/node"
             if node in buildings:
-                problems.append((f"{prefix}/pieces/{kind}/{i}/node", "two buildings on one intersection"))
+                problems.append((at, "two buildings on one intersection"))
+                problems.append((first[node], "two buildings on one intersection"))
+            else:
+                first[node] = at
             buildings[node] = (p, kind[:-1] if kind == "settlements" else "city")
             ptr.index[(kind, node)] = i
     for kind, target in (("roads", roads), ("ships", ships)):
         for i, (edge, p) in enumerate(pieces.get(kind, [])):
+            at = f"{prefix}/pieces/{kind}/{i}/edge"
             if edge in roads or edge in ships:
-                problems.append((f"{prefix}/pieces/{kind}/{i}/edge", "two pieces on one edge (SEA-010)"))
+                problems.append((at, "two pieces on one edge (SEA-010)"))
+                problems.append((first[edge], "two pieces on one edge (SEA-010)"))
+            else:
+                first[edge] = at
             target[edge] = p
             ptr.index[(kind, edge)] = i
     players = []
@@ -122,8 +133,12 @@ def build_state(d: dict[str, Any], prefix: str = "/state", board: Optional[tuple
                                                  for p in players) for c in DEV_CARDS}
     for name, vals in (("bank", bank), ("dev_deck", deck)):
         for k, v in vals.items():
-            if v < 0:
+            if v < 0:       # the bank (or deck) left out is worked out from the hands: they are the other side
                 problems.append((f"{prefix}/{name}/{k}", f"more {k} cards are held than the game has"))
+                problems.extend((f"{prefix}/players/{i}/{h}/{k}", f"more {k} cards are held than the game has")
+                                for i in range(len(players))
+                                for h in (("resources",) if name == "bank" else
+                                          ("dev_cards", "dev_cards_new", "dev_cards_played")))
     setup_d = d.get("setup") or {}
     flags_d = d.get("turn_flags") or {}
     phase = d["phase"]

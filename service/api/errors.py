@@ -24,10 +24,20 @@ class Problem(Exception):
         self.headers = headers or {}
 
 
+#: Titles of kinds that share a status with another kind (a 400 of the query is not a malformed body).
+KIND_TITLES = {"bad-query": "Bad query parameter"}
+
+
+def bad_query(detail: str, errors: Optional[list[dict[str, str]]] = None) -> Problem:
+    """A 400 for a query parameter that is unknown, repeated or of a value it cannot take: its own problem
+    type (``bad-query``), each parameter named by a ``/query/{name}`` pointer."""
+    return Problem(400, detail, errors, kind="bad-query")
+
+
 def problem_response(p: Problem, instance: Optional[str] = None) -> Response:
     body: dict[str, Any] = {
         "type": PROBLEM_BASE + p.kind,
-        "title": TITLES.get(p.status, "Error"),
+        "title": KIND_TITLES.get(p.kind) or TITLES.get(p.status, "Error"),
         "status": p.status,
         "detail": p.detail,
     }

@@ -97,8 +97,10 @@ class HexList(fields.Field):
             if n is not None and (not _int(n) or n < 2 or n > 12 or n == 7):
                 errors[i] = {"number": ["a number token is an integer 2-6 or 8-12, or null"]}
                 continue
-            if (q, r) in out:
-                errors[i] = {"q": [f"hex {q},{r} is listed twice"]}
+            if (q, r) in out:     # both entries, each as a whole (q and r together place it)
+                j = next(k for k, x in enumerate(value) if type(x) is dict and x.get("q") == q and x.get("r") == r)
+                errors[j] = [f"hex {q},{r} is listed twice (again at {i})"]
+                errors[i] = [f"hex {q},{r} is listed twice (first at {j})"]
                 continue
             out[(q, r)] = (t, n)
         if errors:

@@ -15,7 +15,7 @@ from .app import ROOT
 from .body import read_json
 from .codec import ENCODE, ENCODE_BYTES, dump_state, violation_json
 from .conditional import cached_answer
-from .errors import Problem
+from .errors import Problem, bad_query
 from .schemas import NewGameSchema, pointerize
 from .seat import FIELD as SEAT, derived_view, no_explanations, own_action, read_seat, state_view, verdict_view
 from .integrity import HEADER as TAG_HEADER, tag_of
@@ -70,7 +70,8 @@ def flag(name: str) -> bool:
     if not values:
         return False
     if len(values) > 1 or values[0] not in FLAG_VALUES:
-        raise Problem(400, f"query parameter {name!r} is one of {', '.join(FLAG_VALUES)}, given once")
+        raise bad_query(f"query parameter {name!r} is one of {', '.join(FLAG_VALUES)}, given once",
+                        [{"pointer": f"/query/{name}", "detail": "a flag: true/false, 1/0, yes/no, given once"}])
     return FLAG_VALUES[values[0]]
 
 
@@ -156,7 +157,7 @@ _RULE_PREFIX = re.compile(r"[A-Z0-9-]{1,40}")
 def _one_arg(name: str) -> Optional[str]:
     values = request.args.getlist(name)
     if len(values) > 1:
-        raise Problem(400, f"query parameter {name!r} is given once",
+        raise bad_query(f"query parameter {name!r} is given once",
                       [{"pointer": f"/query/{name}", "detail": "given more than once"}])
     return values[0] if values else None
 
@@ -166,14 +167,14 @@ def rules_list():
     """The rules catalogue, filtered by the start of the ID and/or by module (``SEA``, ``GOLD``...)."""
     unknown = sorted(set(request.args) - {"prefix", "module"})
     if unknown:
-        raise Problem(400, f"unknown query parameter {unknown[0]!r}; the filters are prefix and module",
+        raise bad_query(f"unknown query parameter {unknown[0]!r}; the filters are prefix and module",
                       [{"pointer": f"/query/{k}", "detail": "unknown query parameter"} for k in unknown])
     prefix, module = _one_arg("prefix"), _one_arg("module")
     if prefix is not None and not _RULE_PREFIX.fullmatch(prefix):
-        raise Problem(400, "query parameter 'prefix' is 1-40 capital letters, digits or '-' (the start of an ID)",
+        raise bad_query("query parameter 'prefix' is 1-40 capital letters, digits or '-' (the start of an ID)",
                       [{"pointer": "/query/prefix", "detail": "must match [A-Z0-9-]{1,40}"}])
     if module is not None and module not in rules_catalogue.MODULES:
-        raise Problem(400, f"query parameter 'module' is one of {', '.join(rules_catalogue.MODULES)}",
+        raise bad_query(f"query parameter 'module' is one of {', '.join(rules_catalogue.MODULES)}",
                       [{"pointer": "/query/module", "detail": "unknown module"}])
     found = list(rules_catalogue.entries(prefix, module))
     return cached_answer(ENCODE_BYTES({"count": len(found), "rules": found}), "application/json")
@@ -254,13 +255,13 @@ def game_view(scenario: str, players: str, seed: str):
     """The new game ``POST /v1/games`` started with these values (its ``Location``), answered again."""
     unknown = sorted(set(request.args) - {"options", SEAT})
     if unknown:
-        raise Problem(400, f"unknown query parameter {unknown[0]!r}; the parameters are options and seat",
+        raise bad_query(f"unknown query parameter {unknown[0]!r}; the parameters are options and seat",
                       [{"pointer": f"/query/{k}", "detail": "unknown query parameter"} for k in unknown])
     raw_options = _one_arg("options")
     try:
         options = json.loads(raw_options) if raw_options is not None else {}
     except ValueError:
-        raise Problem(400, "query parameter 'options' is a JSON object",
+        raise bad_query("query parameter 'options' is a JSON object",
                       [{"pointer": "/query/options", "detail": "not JSON"}]) from None
     body_ = {"scenario": scenario, "options": options,
              "players": int(players) if players.isascii() and players.isdigit() and len(players) < 3 else players,
@@ -273,7 +274,7 @@ def game_view(scenario: str, players: str, seed: str):
     raw_seat = _one_arg(SEAT)       # (a GET has no body: the seat is a query parameter here)
     if raw_seat is not None:
         if not (raw_seat.isascii() and raw_seat.isdigit() and len(raw_seat) < 3):
-            raise Problem(400, f"query parameter {SEAT!r} is a player number",
+            raise bad_query(f"query parameter {SEAT!r} is a player number",
                           [{"pointer": f"/query/{SEAT}", "detail": "not a player number"}])
         seat = read_seat({SEAT: int(raw_seat)}, state, f"/query/{SEAT}")
         return ok_text(ENCODE({"state": state_view(state, seat)}), 200)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from .geometry import edge_str, node_str
+from .geometry import edge_hexes, edge_str, node_str
 from .mapgraph import RESOURCES, MapGraph
 from .state import DEV_CARDS, PHASES, State
 
@@ -40,6 +40,17 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
     the board decides is not looked at again, so the cost follows the pieces and hands posted."""
     out: list[tuple[str, str]] = []
     n = state.num_players
+    prefix = getattr(where, "prefix", "/state")
+    hex_at: dict = {}
+
+    def beside(edge) -> list[str]:
+        """The hexes either side of ``edge`` on the posted board (what decides its kind), by pointer."""
+        if not hex_at:
+            hex_at.update((h, i) for i, h in enumerate(state.hexes))
+        hs = edge_hexes(edge)
+        # a hex missing there is missing from the board's list: the list is named
+        return [f"{prefix}/board/hexes/{hex_at[h]}" for h in hs if h in hex_at] + \
+            ([f"{prefix}/board/hexes"] if any(h not in hex_at for h in hs) else [])
     # -- pieces on the board --------------------------------------------------------------------------
     # (the pointer of a piece is worked out only for a piece at fault)
     for node, (p, kind) in state.buildings.items():
@@ -52,10 +63,14 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
                         f"{node_str(node)} is not an intersection of a land hex of this board"))
         else:
             for m in graph.node_neighbour_ids[nid]:
-                if graph.nodes[m] in state.buildings and graph.nodes[m] < node:
-                    out.append((where("cities" if kind == "city" else "settlements", node) + "/node",
-                                f"buildings on {node_str(node)} and {node_str(graph.nodes[m])} "
-                                "are one edge apart, which the distance rule never allows"))
+                other = graph.nodes[m]
+                if other in state.buildings and other < node:
+                    why = (f"buildings on {node_str(node)} and {node_str(other)} are one edge apart, which the "
+                           "distance rule never allows")
+                    out.append((where("cities" if kind == "city" else "settlements", node) + "/node", why))
+                    # both sides: either building may be the one misplaced
+                    out.append((where("cities" if state.buildings[other][1] == "city" else "settlements", other)
+                                + "/node", why))
     for kind, pieces in (("roads", state.roads), ("ships", state.ships)):
         allowed = graph.road_edge if kind == "roads" else graph.ship_edge
         for edge, p in pieces.items():
@@ -66,10 +81,13 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
             if p >= n:
                 out.append((ptr + "/player", f"player {p} does not exist in a {n}-player game"))
             elif eid is None:
-                out.append((ptr + "/edge", f"{edge_str(edge)} is not a side shared by two hexes of this board"))
+                why = f"{edge_str(edge)} is not a side shared by two hexes of this board"
+                out.append((ptr + "/edge", why))
+                out.extend((h, why) for h in beside(edge))
             else:
-                out.append((ptr + "/edge",
-                            f"a {kind[:-1]} cannot lie on {edge_str(edge)}, a {graph.edge_kind[eid]} edge"))
+                why = f"a {kind[:-1]} cannot lie on {edge_str(edge)}, a {graph.edge_kind[eid]} edge"
+                out.append((ptr + "/edge", why))
+                out.extend((h, why + " (this hex beside it)") for h in beside(edge))
     for rule in scenario.composition.validators:       # the modules' own consistency rules
         out.extend(rule(state, scenario))
     if state.ships and not scenario.ships:
@@ -92,35 +110,49 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
                 out.append((f"/state/pieces/{kind}", f"player {i} has {on_board[kind]} {kind} on the board, more "
                             f"than the {total} of the supply"))
             elif on_board[kind] + pl.supply.get(kind, 0) != total:
-                out.append((f"/state/players/{i}/supply/{kind}",
-                            f"player {i} has {on_board[kind]} {kind} on the board and {pl.supply.get(kind, 0)} in "
-                            f"supply, but the scenario gives {total}"))
+                why = (f"player {i} has {on_board[kind]} {kind} on the board and {pl.supply.get(kind, 0)} in "
+                       f"supply, but the scenario gives {total}")
+                # a broken sum names both sides: the supply and the pieces on the board
+                out.append((f"/state/players/{i}/supply/{kind}", why))
+                out.append((f"/state/pieces/{kind}", why))
     # -- cards are conserved: bank + hands = the supply of each resource (BASE-COMP-2) ----------------------
     for r in RESOURCES:
         held = sum(p.resources.get(r, 0) for p in state.players)
         if held + state.bank.get(r, 0) != scenario.resource_count:
-            out.append((f"/state/bank/{r}", f"{held} {r} in hands and {state.bank.get(r, 0)} in the bank do not add "
-                        f"up to the {scenario.resource_count} cards of the game"))
+            why = (f"{held} {r} in hands and {state.bank.get(r, 0)} in the bank do not add up to the "
+                   f"{scenario.resource_count} cards of the game")
+            out.append((f"/state/bank/{r}", why))           # both sides of the sum: the bank and every hand
+            out.extend((f"/state/players/{i}/resources/{r}", why) for i in range(len(state.players)))
     for c in DEV_CARDS:
         out_of_deck = sum(p.dev_cards.get(c, 0) + p.dev_cards_new.get(c, 0) + p.dev_cards_played.get(c, 0)
                           for p in state.players)
         if out_of_deck + state.dev_deck.get(c, 0) != scenario.dev_deck.get(c, 0):
-            out.append((f"/state/dev_deck/{c}", f"{out_of_deck} {c} cards with players and {state.dev_deck.get(c, 0)} "
-                        f"in the deck do not add up to the {scenario.dev_deck.get(c, 0)} of the game"))
+            why = (f"{out_of_deck} {c} cards with players and {state.dev_deck.get(c, 0)} in the deck do not add up "
+                   f"to the {scenario.dev_deck.get(c, 0)} of the game")
+            out.append((f"/state/dev_deck/{c}", why))       # both sides of the sum: the deck and every player's
+            out.extend((f"/state/players/{i}/{k}/{c}", why) for i in range(len(state.players))
+                       for k in ("dev_cards", "dev_cards_new", "dev_cards_played"))
     # -- robber, pirate, harbours ----------------------------------------------------------------------------
     if state.robber is not None and not graph.is_tile(state.robber):
         out.append(("/state/robber", "the robber stands on a hex that is not a tile of this board"))
     elif state.robber is not None and not scenario.robber_hex_ok(state, state.robber):
-        out.append(("/state/robber", f"the robber cannot stand on a {state.hexes[state.robber].terrain} hex"))
+        why = f"the robber cannot stand on a {state.hexes[state.robber].terrain} hex"
+        out.append(("/state/robber", why))
+        out.append((f"{prefix}/board/hexes/{list(state.hexes).index(state.robber)}", why))   # and its hex
     if state.pirate is not None:
         if not scenario.pirate:
             out.append(("/state/pirate", f"scenario {scenario.id!r} has no pirate"))
         elif not graph.is_tile(state.pirate) or not scenario.pirate_hex_ok(state, state.pirate):
-            out.append(("/state/pirate", "the pirate stands only on a sea hex of this board"))
+            why = "the pirate stands only on a sea hex of this board"
+            out.append(("/state/pirate", why))
+            if state.pirate in state.hexes:                  # and the hex it stands on, which decides it
+                out.append((f"{prefix}/board/hexes/{list(state.hexes).index(state.pirate)}", why))
     for i, (edge, kind) in enumerate(() if board_checked else state.harbors.items()):
         eid = graph.edge_index.get(edge)
         if eid is None or graph.edge_kind[eid] != "coast":
-            out.append((f"/state/board/harbors/{i}/edge", f"a harbour lies on a coast edge; {edge_str(edge)} is not one"))
+            why = f"a harbour lies on a coast edge; {edge_str(edge)} is not one"
+            out.append((f"/state/board/harbors/{i}/edge", why))
+            out.extend((h, why + " (this hex beside it)") for h in beside(edge))
     # -- turn bookkeeping ---------------------------------------------------------------------------------------
     if state.current_player >= n:
         out.append(("/state/current_player", f"player {state.current_player} does not exist in a {n}-player game"))
@@ -165,7 +197,10 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
             out.append(("/state/setup/round", f"scenario {scenario.id!r} has {scenario.setup_rounds} set-up rounds"))
     for i, e in enumerate(state.flags.ships_built):
         if state.ships.get(e) != state.current_player:
-            out.append((f"/state/turn_flags/ships_built/{i}", f"no ship of the current player lies on {edge_str(e)}"))
+            why = f"no ship of the current player lies on {edge_str(e)}"
+            out.append((f"/state/turn_flags/ships_built/{i}", why))
+            out.append(("/state/current_player", why))             # the other sides: whose turn it is,
+            out.append(("/state/pieces/ships", why))                # and the ships on the board
     for node in state.svp_attached:
         if node not in state.buildings:
             out.append(("/state/svp_attached", f"special victory points lie under {node_str(node)}, which holds no building"))

@@ -37,6 +37,17 @@ def settlement_site_fault(g, buildings: dict, nid: Optional[int]) -> Optional[tu
     return None
 
 
+def off_land_rule(ctx: Ctx) -> str:
+    """D-settlement-on-land (docs/rule-checks.md): the rule a settlement off land breaks. Settlements go on
+    the corners of land hexes (the base game's intersections); no rule ID states that alone, so the verdict
+    cites the placement rule that brings a settlement there: in set-up the starting settlement
+    (BASE-SETUP-2), with ships the lane's end on an island's coastline (SEA-012), else the road that reaches
+    it (BASE-BUILD-3), which never leaves the land (BASE-BUILD-1). Never the distance rule."""
+    if ctx.state.phase == "setup":
+        return "BASE-SETUP-2"
+    return "SEA-012" if ctx.scenario.ships else "BASE-BUILD-3"
+
+
 def settlement_site(ctx: Ctx, node: Node, path: str) -> list[Violation]:
     """An empty land intersection with no building one edge away (:func:`settlement_site_fault`)."""
     g, s = ctx.graph, ctx.state
@@ -45,7 +56,7 @@ def settlement_site(ctx: Ctx, node: Node, path: str) -> list[Violation]:
         return []
     why, other = fault
     if why == "land":
-        return [Violation("BASE-BUILD-2", f"a settlement goes on an intersection of a land hex; "
+        return [Violation(off_land_rule(ctx), f"a settlement goes on an intersection of a land hex; "
                           f"{node_str(node)} touches no land hex of this board", path)]
     owner, kind = s.buildings[other]
     if why == "taken":

@@ -73,14 +73,17 @@ def _joined(graph: MapGraph, eid: int, p: int, pieces: dict, buildings: dict) ->
 
 def _component_warnings(state: State, scenario: "Scenario") -> list[dict[str, str]]:
     tables = getattr(scenario, "component_tables", None) or {}
-    if state.num_players not in tables:
+    if state.num_players not in tables and not scenario.red_numbers_apart(state):
         return []
     from .scenarios.components import check_components, hidden_pile_of
     pile = hidden_pile_of(state)
     key = (scenario.id, state.num_players, tuple(state.hexes.items()), tuple(state.harbors.items()), repr(pile))
     found = _COMPONENTS.get(key)
     if found is None:
-        found = [{"code": "component-count", "rule": v.rule, "path": "/state/board",
+        found = [{"code": "red-numbers-adjacent", "rule": v.rule, "path": v.path,
+                  "message": f"{v.message} (BASE-COMP-8; a verdict never depends on it, R-001)"}
+                 if v.rule == "BASE-COMP-8" else
+                 {"code": "component-count", "rule": v.rule, "path": "/state/board",
                   "message": f"{v.message} (a verdict never depends on it, R-001)"}
                  for v in check_components(scenario, state.num_players, state)]
         bounded_put(_COMPONENTS, key, found, COMPONENTS_KEPT)

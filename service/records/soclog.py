@@ -406,8 +406,7 @@ def handle(L: _Log, aud: str, msg: str, params: list, n: int, raw: str, pointer:
         h = L.board.hex(abs(c), f"{pointer}")
         if pend is not None and pend["action"]["type"] == "play_knight" and "hex" not in pend["action"]:
             pend["action"]["hex"] = list(h)
-            if target == "pirate":
-                pend["action"]["target"] = "pirate"
+            pend["action"]["target"] = target      # SEA-031: named where a pirate makes it a choice
             return
         L.flush()
         L.pending = {"action": {"type": "move_robber" if target == "robber" else "move_pirate", "player": p,

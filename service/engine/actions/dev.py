@@ -9,6 +9,7 @@ from ..placement import road_site, ship_site
 from ..rng import Rng
 from ..state import DEV_CARDS, State
 from . import WRONG_PHASE_RULE, handler
+from .robber import target_violations
 
 CARD_RULE = {"knight": "BASE-DEV-5", "road_building": "BASE-DEV-6", "year_of_plenty": "BASE-DEV-7",
              "monopoly": "BASE-DEV-8"}
@@ -157,7 +158,7 @@ class PlayKnight:
     the stack's ``knight_violations`` / ``knight_effect``."""
     @staticmethod
     def check(ctx: Ctx) -> list[Violation]:
-        return may_play(ctx, "knight") or ctx.scenario.knight_violations(ctx)
+        return may_play(ctx, "knight") or target_violations(ctx, "SEA-031") or ctx.scenario.knight_violations(ctx)
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:

@@ -56,6 +56,18 @@ def victim_violations(ctx: Ctx, target: str, h: Hex, mover: int, rule: str, wher
     return []
 
 
+def target_violations(ctx: Ctx, rule: str) -> list[Violation]:
+    """What a knight moves (``target``): where the scenario has a pirate it is the player's choice of the
+    robber or the pirate (SEA-031; CK-SEA-9 for a chasing knight), so the action names it, as the legal list
+    always does; without a pirate (or with no move at all, DIAM's R-050) nothing is to choose and, left out,
+    it is the robber."""
+    a = ctx.action
+    if a.get("target") is None and ctx.scenario.pirate and a.get("hex") is not None:
+        return [Violation(rule, "with the pirate in play the knight moves the robber or the pirate: give target "
+                          "(robber or pirate)", "/action/target")]
+    return []
+
+
 def move_violations(ctx: Ctx, target: str, mover: int) -> list[Violation]:
     a, s, scen = ctx.action, ctx.state, ctx.scenario
     h = a.get("hex")

@@ -77,8 +77,10 @@ BASE_ACTION_SPECS = (
     ActionSpec("buy_development_card",
                {"card": F(Str(DEV_CARDS), nullable=True, doc="the card drawn, as observed")},
                "Buy a development card."),
-    ActionSpec("play_knight", {**_ROBBER_FIELDS, "target": F(Str(("robber", "pirate")), default="robber",
-                                                             doc="what the knight moves")},
+    ActionSpec("play_knight", {**_ROBBER_FIELDS, "target": F(Str(("robber", "pirate")), nullable=True,
+                                                             doc="what the knight moves: required where the "
+                                                                 "scenario has a pirate (SEA-031); elsewhere, left "
+                                                                 "out, the robber")},
                "Play a knight: move the robber and rob."),
     ActionSpec("play_road_building",
                {"pieces": F(List(Obj({"kind": F(Str(("road", "ship")), required=True),
@@ -458,6 +460,15 @@ class Scenario:
 
     def knight_effect(self, ctx: "Ctx", s: State) -> None:
         self.move_and_steal(ctx, s, ctx.action.get("target") or "robber", ctx.action.player)
+
+    def red_numbers_apart(self, state: State) -> bool:
+        """BASE-COMP-8: whether the board is the base game's random layout, whose 6s and 8s lie apart: its
+        land is exactly the base game's 19 tiles and 18 tokens (a smaller or house board posted for a test
+        is not, R-001). A scenario with its own map (Seafarers and after) leaves it to its map."""
+        land = [t for t in state.hexes.values() if t.terrain not in ("sea", "frame", "unknown")]
+        return len(land) == len(BASE_TERRAINS) and \
+            sorted(t.terrain for t in land) == sorted(BASE_TERRAINS) and \
+            sorted(t.number for t in land if t.number is not None) == BASE_TOKENS
 
     def free_piece(self, ctx: "Ctx", i: int, kind: str, edge: Edge, path: str) -> Optional[list["Violation"]]:
         return None

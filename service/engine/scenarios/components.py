@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional
 
 from ..core import Violation
+from ..geometry import hex_neighbours
 from ..state import State, Tile
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -175,20 +176,52 @@ def check_counts(table: Mapping[str, Any], found: Mapping[str, Any], rule: str) 
     return out
 
 
+def adjacent_reds(hexes: Mapping[Any, Tile]) -> list[tuple[int, int]]:
+    """BASE-COMP-8: the pairs of board positions (indices in ``hexes``' order, each pair once) whose hexes
+    touch and both carry a red number (6 or 8)."""
+    at = {h: i for i, h in enumerate(hexes)}
+    out = []
+    for h, t in hexes.items():
+        if t.number in (6, 8):
+            for m in hex_neighbours(h):
+                u = hexes.get(m)
+                if u is not None and u.number in (6, 8) and at[h] < at[m]:
+                    out.append((at[h], at[m]))
+    return out
+
+
+def red_violations(scenario: "Scenario", state: State) -> list[Violation]:
+    """BASE-COMP-8 where the scenario lays its board at random with the red numbers apart (the base game):
+    one violation per pair of touching 6s and 8s, pointing at the first hex's number."""
+    if not scenario.red_numbers_apart(state):
+        return []
+    keys = list(state.hexes)
+    out = []
+    for i, j in adjacent_reds(state.hexes):
+        a, b = keys[i], keys[j]
+        out.append(Violation("BASE-COMP-8", f"red numbers touch: {state.hexes[a].number} on {a[0]},{a[1]} and "
+                             f"{state.hexes[b].number} on {b[0]},{b[1]}; a random layout keeps 6s and 8s apart",
+                             f"/state/board/hexes/{i}/number"))
+    return out
+
+
 def check_components(scenario: "Scenario", num_players: int, state: State) -> list[Violation]:
     """The explicit component-table check of a board (R-001): ``[]`` when it matches the scenario's
     table for ``num_players``, else one violation per mismatching kind citing the scenario's
-    ``component_rule``. A scenario without tables (a posted board) has nothing to check."""
+    ``component_rule``; and where the scenario lays its board at random with the red numbers apart, any
+    6 or 8 touching another (BASE-COMP-8). A scenario without tables (a posted board) has no counts to
+    check."""
     tables = getattr(scenario, "component_tables", None) or {}
     rule = getattr(scenario, "component_rule", None) or "R-001"
+    reds = red_violations(scenario, state)
     if not tables:
-        return []
+        return reds
     table = tables.get(num_players)
     if table is None:
         return [Violation(rule, f"{scenario.name} has no component table for {num_players} players "
                                 f"(it is played by {', '.join(map(str, sorted(tables)))})", "/num_players")]
     found = count_components(state.hexes, state.harbors, hidden_pile_of(state))
-    return check_counts(table, found, rule)
+    return check_counts(table, found, rule) + reds
 
 
 def describe_tables(tables: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
@@ -203,4 +236,4 @@ def describe_tables(tables: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
 
 __all__ = ["TILE_TERRAINS", "TOKEN_VALUES", "HARBOR_KINDS", "SPECIAL_HARBORS", "hex_row", "token_row",
            "harbor_row", "add", "as_list", "counts", "count_components", "expected_components",
-           "check_counts", "check_components", "hidden_pile_of", "describe_tables"]
+           "check_counts", "check_components", "adjacent_reds", "red_violations", "hidden_pile_of", "describe_tables"]

@@ -13,7 +13,7 @@ from ..module import ActionSpec, EventSpec
 from ..rng import Rng
 from ..mapgraph import TERRAINS
 from ..spec import EDGE, HEX, MAX_PLAYERS, NODE, PLAYER, Bool, Cards, F, Int, List, Map, Null, Str, Tuple, by_player
-from ..state import Tile
+from ..state import State, Tile
 from .base import _ROBBER_FIELDS, BASE_ACTIONS, Scenario
 
 SEAFARERS_ACTION_SPECS = (
@@ -132,6 +132,9 @@ class Seafarers(Scenario):
     name = "Seafarers: general rules on a posted board"
     source = "The Seafarers of Catan rulebook (1998), general rules (GET /v1/rules?module=SEA)"
     supply = {"settlements": 5, "cities": 4, "roads": 15, "ships": 15}   # SEA-036: 15 ships per colour
+
+    def red_numbers_apart(self, state: State) -> bool:
+        return False                    # the scenario's map decides where its tokens lie (BASE-COMP-8 is base's)
     ships = True
     has_map = False
     pirate = True

@@ -6,7 +6,7 @@ from collections import deque
 from typing import Any, Iterable, Optional
 
 from ...actions import WRONG_PHASE_RULE, own_handler
-from ...actions.robber import place_piece, robbable, steal_card, victim_violations, victims
+from ...actions.robber import place_piece, robbable, steal_card, target_violations, victim_violations, victims
 from ...actions.turn import discard_violations
 from ...actions.trade import (harbor_rates, split_currencies, strict_phases_violation, trade_wrong_phase,
                               unaccepted_violation)
@@ -481,7 +481,7 @@ class ChaseRobber:
         k, v = own_knight(ctx, "node")
         if v:
             return v
-        v = may_act(k, a.player, "/action/node")
+        v = may_act(k, a.player, "/action/node") or target_violations(ctx, "CK-SEA-9")
         if v:
             return v
         target = a.get("target") or "robber"

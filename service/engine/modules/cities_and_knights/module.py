@@ -112,7 +112,9 @@ CK_ACTION_SPECS = (
                "Displace a weaker opponent's knight (CK-KNIGHT-7).", handler=_h("DisplaceKnight")),
     ActionSpec("chase_robber", {"node": F(NODE, required=True, doc="the chasing knight"), **_ROBBER_FIELDS,
                                 "card": F(_CARD, nullable=True),
-                                "target": F(Str(("robber", "pirate")), default="robber")},
+                                "target": F(Str(("robber", "pirate")), nullable=True,
+                                            doc="what the knight chases: required where the scenario has a "
+                                                "pirate (CK-SEA-9); elsewhere, left out, the robber")},
                "Chase the robber (or pirate) with an active knight (CK-KNIGHT-9, CK-SEA-9).",
                handler=_h("ChaseRobber")),
     ActionSpec("build_wall", {"node": F(NODE, required=True)}, "Build a city wall (CK-WALL-1).",
@@ -597,8 +599,9 @@ class CitiesAndKnights:
         for com in COMMODITIES:                                # CK-COMP-1: commodities conserved
             total = c["commodity_bank"].get(com, 0) + sum(v.get(com, 0) for v in c["commodities"].values())
             if total != 12:
-                out.append((f"{at}/commodity_bank/{com}", f"{com} in hands and bank add up to {total}, not 12 "
-                            "(CK-COMP-1)"))
+                why = f"{com} in hands and bank add up to {total}, not 12 (CK-COMP-1)"
+                out.append((f"{at}/commodity_bank/{com}", why))      # both sides: the bank and every hand
+                out.extend((f"{at}/commodities/{q}/{com}", why) for q in c["commodities"])
         seen = set()
         for i, k in enumerate(c["knights"]):
             node = tuple(k["node"])
@@ -618,6 +621,7 @@ class CitiesAndKnights:
             b = state.buildings.get(tuple(w))
             if b is None or b[1] != "city" or c["walls"].index(w) != i:
                 out.append((f"{at}/walls/{i}", "a city wall lies under a city, one per city (CK-WALL-1)"))
+                out.append(("/state/pieces/cities", "a city wall lies under a city, one per city (CK-WALL-1)"))
         for p in range(n):
             if store.walls_in_supply(state, p) < 0:
                 out.append((f"{at}/walls", f"player {p} has more than 3 city walls (CK-WALL-1)"))
@@ -644,9 +648,11 @@ class CitiesAndKnights:
             for card, q in DECKS[d].items():
                 held = sum(v.get(card, 0) for v in c["hands"].values()) + sum(
                     v.get(card, 0) for v in c["vp_cards"].values())
-                if held + c["decks"][d].get(card, 0) != q:
-                    out.append((f"{at}/decks/{d}/{card}", f"{card}: {held} held and {c['decks'][d].get(card, 0)} in "
-                                f"the deck do not add up to {q} (CK-COMP-4)"))
+                if held + c["decks"][d].get(card, 0) != q:     # both sides: the deck and every hand
+                    why = (f"{card}: {held} held and {c['decks'][d].get(card, 0)} in the deck do not add up to "
+                           f"{q} (CK-COMP-4)")
+                    out.append((f"{at}/decks/{d}/{card}", why))
+                    out.extend((f"{at}/{k}/{p}/{card}", why) for k in ("hands", "vp_cards") for p in c[k])
         return out
 
 

@@ -44,8 +44,10 @@ def _need(ctx: Ctx, key: str, card: str, what: str) -> list[Violation]:
 # -- one handler per card --------------------------------------------------------------------------------
 
 class Card:
-    """A card's rules: ``check`` (its own conditions, CK-PROG-10 included) and ``apply``."""
+    """A card's rules: ``check`` (its own conditions, CK-PROG-10 included) and ``apply``; ``fields``: the
+    parameters of ``play_progress`` it reads (any other given is refused, naming it)."""
     name = ""
+    fields: tuple[str, ...] = ()
 
     def check(self, ctx: Ctx) -> list[Violation]:
         return []
@@ -81,6 +83,7 @@ class Crane(Card):
 
 class Engineer(Card):
     """CK-PROG-S3: a city wall, free (the wall rules apply; GOLD-019: its gold is still paid)."""
+    fields = ('node',)
     def check(self, ctx):
         s, a = ctx.state, ctx.action
         n = a.get("node")
@@ -100,6 +103,7 @@ class Engineer(Card):
 
 class Inventor(Card):
     """CK-PROG-S4: swap two number tokens; 2, 12, 6 and 8 may not be chosen."""
+    fields = ('hexes',)
     def check(self, ctx):
         s = ctx.state
         hs = ctx.action.get("hexes")
@@ -155,6 +159,7 @@ class Harvest(Card):
 
 class Medicine(Card):
     """CK-PROG-S6: a settlement becomes a city for 2 ore + 1 grain."""
+    fields = ('node',)
     COST = {"ore": 2, "grain": 1}
 
     def check(self, ctx):
@@ -201,6 +206,7 @@ def _road_building_piece(sub: Ctx, i: int, kind: str, edge, path: str) -> list[V
 
 class RoadBuilding(Card):
     """CK-PROG-S9, CK-SEA-11: two roads (or ships) free, one after the other; GOLD-019: their gold paid."""
+    fields = ('pieces',)
     def check(self, ctx):
         s, a = ctx.state, ctx.action
         pieces = a.get("pieces") or []
@@ -237,6 +243,7 @@ class RoadBuilding(Card):
 
 class Smith(Card):
     """CK-PROG-S10: up to 2 knights promoted free (Fortress still needed; each once per turn)."""
+    fields = ('nodes',)
     def check(self, ctx):
         nodes = ctx.action.get("nodes") or []
         if not 1 <= len(nodes) <= 2 or len({tuple(n) for n in nodes}) != len(nodes):
@@ -258,6 +265,7 @@ class Smith(Card):
 class Bishop(Card):
     """CK-PROG-P1: the robber moves (never the pirate, CK-SEA-11; not before the first attack, CK-SEVEN-6)
     and 1 random card is taken from each player with a building on the new hex."""
+    fields = ('hex',)
     def check(self, ctx):
         s, a = ctx.state, ctx.action
         if not store.robber_awake(s):
@@ -287,6 +295,7 @@ class Deserter(Card):
     """CK-PROG-P3: an opponent removes one of their knights (their choice, ``removed``); you may place one
     of the same strength and status (``node``; none of that level left: a lower one, the default of
     ``deserter_fallback``; mighty allowed without the Fortress)."""
+    fields = ('target', 'removed', 'node')
     def check(self, ctx):
         s, a = ctx.state, ctx.action
         q = a.get("target")
@@ -356,6 +365,7 @@ def open_road(s: State, g: MapGraph, e, ships: bool = False) -> bool:
 
 class Diplomat(Card):
     """CK-PROG-P4: remove an open road of any player; an own road may be placed again at once (``replace``)."""
+    fields = ('edge', 'replace')
     def check(self, ctx):
         s, a, g = ctx.state, ctx.action, ctx.graph
         e = a.get("edge")
@@ -399,6 +409,7 @@ class Diplomat(Card):
 class Intrigue(Card):
     """CK-PROG-P5: displace an opponent's knight on an intersection touched by your roads (or ships,
     CK-SEA-11), without a knight and with no strength comparison; it retreats as in CK-KNIGHT-7."""
+    fields = ('node', 'retreat')
     def check(self, ctx):
         s, a = ctx.state, ctx.action
         n = a.get("node")
@@ -435,6 +446,7 @@ def _gifts_violation(ctx: Ctx, key: str, owed: dict[int, int], card: str) -> lis
 class Saboteur(Card):
     """CK-PROG-P6: each player with as many VP as you or more discards half their cards (their choice,
     ``cards``)."""
+    fields = ('cards',)
     def owed(self, ctx) -> dict[int, int]:
         s, p = ctx.state, ctx.action.player
         mine = _vp(s, ctx, p)
@@ -454,6 +466,7 @@ class Saboteur(Card):
 
 class Spy(Card):
     """CK-PROG-P7: take one progress card (not a VP card) of an opponent."""
+    fields = ('target', 'progress')
     def check(self, ctx):
         s, a = ctx.state, ctx.action
         q, c = a.get("target"), card_id(a.get("progress"))
@@ -496,6 +509,7 @@ class Warlord(Card):
 
 class Wedding(Card):
     """CK-PROG-P9: each player with more VP gives you 2 cards of their choice (``cards``; fewer if fewer)."""
+    fields = ('cards',)
     def owed(self, ctx) -> dict[int, int]:
         s, p = ctx.state, ctx.action.player
         mine = _vp(s, ctx, p)
@@ -515,6 +529,7 @@ class Wedding(Card):
 class CommercialHarbor(Card):
     """CK-PROG-T1: offer opponents one resource each; each gives back a commodity of their choice; one
     without commodities gives nothing and the resource stays; once per opponent per turn (``offers``)."""
+    fields = ('offers',)
     def check(self, ctx):
         s, a = ctx.state, ctx.action
         offers = a.get("offers") or {}
@@ -560,6 +575,7 @@ class CommercialHarbor(Card):
 
 class MasterMerchant(Card):
     """CK-PROG-T2: from an opponent with more VP, take any 2 of their resources and commodities."""
+    fields = ('target', 'take')
     def check(self, ctx):
         s, a = ctx.state, ctx.action
         q = a.get("target")
@@ -599,6 +615,7 @@ def merchant_hexes(s: State, g: MapGraph, p: int) -> list:
 class Merchant(Card):
     """CK-PROG-T3: the merchant on a land hex touching your building: 2:1 for its resource and 1 VP while
     you hold it; CK-SEA-4: never on gold or sea."""
+    fields = ('hex',)
     def check(self, ctx):
         s, a = ctx.state, ctx.action
         h = a.get("hex")
@@ -618,6 +635,7 @@ class Merchant(Card):
 
 class MerchantFleet(Card):
     """CK-PROG-T4: one named resource or commodity trades 2:1 with the bank for the rest of the turn."""
+    fields = ('kind',)
     def check(self, ctx):
         return _need(ctx, "kind", "merchant_fleet", "the card traded 2:1")
 
@@ -630,6 +648,7 @@ class Monopoly(Card):
     have if fewer."""
     def __init__(self, name: str, key: str, n: int) -> None:
         self.name, self.key, self.n = name, key, n
+        self.fields = (key,)
 
     def check(self, ctx):
         return _need(ctx, self.key, self.name, "the card named")
@@ -660,6 +679,18 @@ CARDS_PLAYED: dict[str, Card] = {
 }
 
 
+def unused_fields(a: Action, card: str) -> list[Violation]:
+    """A parameter of another card given beside the card played means nothing: refused, naming it, under the
+    card's own rule (the action the legal list gives for this card never carries it)."""
+    own = CARDS_PLAYED[card].fields
+    for k, v in a.params.items():
+        if k != "card" and v is not None and k not in own:
+            takes = ", ".join(own) if own else "no parameter"
+            return _v(card, f"the {card.replace('_', ' ')} card takes {takes}; {k} belongs to another card: leave "
+                      "it out", f"/action/{k}")
+    return []
+
+
 def progress_wrong_phase(ctx: Ctx) -> Optional[Violation]:
     if ctx.state.phase == "roll":
         return Violation("CK-PROG-3", "progress cards are played after the roll (only the Alchemist before it, with "
@@ -679,7 +710,7 @@ class PlayProgress:
         card = card_id(a.get("card"))                        # CK-PROG-9: the 2025 name is the same card
         if store.hand_of(s, a.player).get(card, 0) <= 0:
             return [Violation("CK-PROG-3", f"player {a.player} holds no {card} card", "/action/card")]
-        return CARDS_PLAYED[card].check(ctx)
+        return CARDS_PLAYED[card].check(ctx) or unused_fields(a, card)
 
     @staticmethod
     def apply(ctx: Ctx, s: State) -> None:

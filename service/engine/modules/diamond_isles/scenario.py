@@ -261,16 +261,27 @@ class DiamondIsles(MappedScenario, Seafarers, edition=Edition(
                 out.append((where, f"DIAM-002: the village on {h[0]},{h[1]} is listed twice"))
             seen.add(h)
             if t is None or t.terrain != "desert":
-                out.append((where, f"R-045: a village is a non-producing land hex (terrain desert); "
-                            f"{h[0]},{h[1]} is {'not on the board' if t is None else t.terrain}"))
+                why = (f"R-045: a village is a non-producing land hex (terrain desert); "
+                       f"{h[0]},{h[1]} is {'not on the board' if t is None else t.terrain}")
+                out.append((where, why))
+                if t is not None:           # and the hex whose terrain breaks it
+                    out.append((f"/state/board/hexes/{list(state.hexes).index(h)}", why))
             elif t.number is None:
                 out.append((where, f"DIAM-004: a village's number is its hex's number token; {h[0]},{h[1]} has none"))
             elif any(state.hexes[m].terrain not in ("sea", "frame") for m in hex_neighbours(h) if m in state.hexes):
-                out.append((where, f"R-045: an island village is surrounded by sea; {h[0]},{h[1]} touches land"))
+                why = f"R-045: an island village is surrounded by sea; {h[0]},{h[1]} touches land"
+                out.append((where, why))
+                at = {x: j for j, x in enumerate(state.hexes)}      # and the land beside it, by pointer
+                out.extend((f"/state/board/hexes/{at[m]}", why) for m in hex_neighbours(h)
+                           if m in state.hexes and state.hexes[m].terrain not in ("sea", "frame"))
         total = diamond_total(state)
-        if total != TOTAL_DIAMONDS:
-            out.append((f"{base}/diamond_cache", f"DIAM-003: villages, cache, spare counters and players hold the "
-                        f"{TOTAL_DIAMONDS} diamond counters between them, not {total}"))
+        if total != TOTAL_DIAMONDS:     # every term of the broken sum is named: any may be the one wrong
+            why = (f"DIAM-003: villages, cache, spare counters and players hold the {TOTAL_DIAMONDS} diamond "
+                   f"counters between them, not {total}")
+            out.append((f"{base}/diamond_cache", why))
+            out.append((f"{base}/diamond_reserve", why))
+            out.extend((f"{base}/villages/{i}/diamonds", why) for i in range(len(ss.get("villages") or ())))
+            out.extend((f"{base}/diamonds/{k}", why) for k in (ss.get("diamonds") or {}))
         n = state.num_players
         for key in ("diamonds", "trade_routes"):
             for p in ss.get(key) or {}:
@@ -302,13 +313,15 @@ class DiamondIsles(MappedScenario, Seafarers, edition=Edition(
                         for nid in graph.edge_node_ids[graph.edge_index[e]] if nid in vmap}
             for i in sorted(rec - touching):
                 h = hexes[i]
-                out.append((f"{base}/trade_routes/{p}", f"R-045: player {p} has a route to the village on "
-                            f"{h[0]},{h[1]} but no ship touching it"))
+                why = f"R-045: player {p} has a route to the village on {h[0]},{h[1]} but no ship touching it"
+                out.append((f"{base}/trade_routes/{p}", why))
+                out.append(("/state/pieces/ships", why))        # the other side: the ships
             for i in sorted(connected_villages(state, graph, p, vmap) - rec):
                 h = hexes[i]
-                out.append((f"{base}/trade_routes/{p}", f"DIAM-006: player {p}'s ships join the village on "
-                            f"{h[0]},{h[1]} to their harbour, so the route was made (and its diamond paid) then: "
-                            "list it"))
+                why = (f"DIAM-006: player {p}'s ships join the village on {h[0]},{h[1]} to their harbour, so the "
+                       "route was made (and its diamond paid) then: list it")
+                out.append((f"{base}/trade_routes/{p}", why))
+                out.append(("/state/pieces/ships", why))        # the other side: the ships that join it
         return out
 
     # -- derived values -------------------------------------------------------------------------------

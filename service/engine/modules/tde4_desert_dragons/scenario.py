@@ -297,8 +297,10 @@ class DesertDragons(MappedScenario, Seafarers, edition=Edition(
         for k, n in (ss.get("desert_dragons") or {}).items():
             h = D.parse_hex(k)
             if h is None or h not in desert_set:
-                out.append((f"{base}/desert_dragons/{k}", "TDE4-009: dragons gather only on the board's deserts; "
-                            f"{k!r} is not one (keys are \"q,r\")"))
+                why = f"TDE4-009: dragons gather only on the board's deserts; {k!r} is not one (keys are \"q,r\")"
+                out.append((f"{base}/desert_dragons/{k}", why))
+                if h in state.hexes:                        # and the hex that is no desert
+                    out.append((f"/state/board/hexes/{list(state.hexes).index(h)}", why))
             else:
                 counts[h] = n
         seen: set = set()
@@ -318,9 +320,11 @@ class DesertDragons(MappedScenario, Seafarers, edition=Edition(
         if on_board + rem > D.DRAGONS:
             out.append((f"{base}/desert_dragons", f"TDE4-005: there are 18 dragons; the deserts, landscapes and "
                         f"those removed account for {on_board + rem}"))
-        elif done is not None and done != on_board + rem:
-            out.append((f"{base}/gathered", f"TDE4-009: {done} dragons gathered, but the deserts, landscapes and "
-                        f"those removed account for {on_board + rem}"))
+        elif done is not None and done != on_board + rem:   # both sides: the count and what it counts
+            why = (f"TDE4-009: {done} dragons gathered, but the deserts, landscapes and those removed account for "
+                   f"{on_board + rem}")
+            out += [(f"{base}/gathered", why), (f"{base}/desert_dragons", why), (f"{base}/dragons", why),
+                    (f"{base}/removed", why)]
         if seen and (done if done is not None else on_board + rem) < D.DRAGONS:
             out.append((f"{base}/dragons", "TDE4-011: dragons leave the deserts only once all 18 are gathered"))
         if counts and desert_set:

@@ -310,16 +310,21 @@ class GreatCanalMap(MappedScenario, Seafarers):
         out += player_count_problems(state, self.players, "TDE5-002")
         ss = state.scenario_state
         for i, t in enumerate(ss.get("canal") or ()):
-            if t["dug"] and t["chips"]:
+            if t["dug"] and t["chips"]:     # both sides of the clash: the chips and the hex dug
                 out.append((f"/state/scenario_state/canal/{i}/chips", "a dug canal hex holds no chips (TDE5-012)"))
+                out.append((f"/state/scenario_state/canal/{i}/dug", "a dug canal hex holds no chips (TDE5-012)"))
             if tuple(t["hex"]) not in state.hexes:
                 out.append((f"/state/scenario_state/canal/{i}/hex", "not a hex of the board"))
         for i, h in enumerate(ss.get("barren") or ()):
             t = state.hexes.get(tuple(h))
             if t is None or t.terrain != "fields":
                 out.append((f"/state/scenario_state/barren/{i}", "a barren field is a fields hex (TDE5-004)"))
+                if t is not None:           # and the hex that is no fields
+                    out.append((f"/state/board/hexes/{list(state.hexes).index(tuple(h))}",
+                                "a barren field is a fields hex (TDE5-004)"))
         if ss.get("flooded") and ss.get("barren"):
             out.append(("/state/scenario_state/barren", "after the flood every field bears (TDE5-020)"))
+            out.append(("/state/scenario_state/flooded", "after the flood every field bears (TDE5-020)"))
         return out
 
     # -- what it reports -------------------------------------------------------------------------------

@@ -133,17 +133,19 @@ class EnchantedLandMap(MappedScenario, Seafarers):
         ss = state.scenario_state or {}
         base = "/state/scenario_state"
         el = L.el_hexes(state)
-        seen = set()
+        seen: dict = {}
         face_down = 0
         for i, d in enumerate(ss.get("dragons") or ()):
             n = tuple(d["node"])
             if not L.on_el(state, n, el):
                 out.append((f"{base}/dragons/{i}/node", f"TDE6-005: dragons lie on the Enchanted Land; {node_str(n)} "
                             "is not on it"))
-            if n in seen:
-                out.append((f"{base}/dragons/{i}/node", f"TDE6-005: one dragon token per intersection; "
-                            f"{node_str(n)} is listed twice"))
-            seen.add(n)
+            if n in seen:       # both tokens named: either may be the one misplaced
+                why = f"TDE6-005: one dragon token per intersection; {node_str(n)} is listed twice"
+                out.append((f"{base}/dragons/{i}/node", why))
+                out.append((f"{base}/dragons/{seen[n]}/node", why))
+            else:
+                seen[n] = i
             face_down += d.get("flags") is None
         pool = ss.get("dragon_pool")
         taken = sum(len(v or ()) for v in (ss.get("defeated") or {}).values())

@@ -499,9 +499,10 @@ class WagonTrainRules:
                     out.append((f"{at}/stacks/{name}/{k}", f"the {tname} never stacks a kind delivered to itself "
                                 "(R-088)"))
         for k, n in held.items():
-            if n > C.TOTALS[k]:
-                out.append((f"{at}/stacks", f"{n} {k} tokens in stacks, hands and deliveries; the game has "
-                            f"{C.TOTALS[k]} (R-088)"))
+            if n > C.TOTALS[k]:     # every side of the sum: the stacks and each wagon's token and deliveries
+                why = f"{n} {k} tokens in stacks, hands and deliveries; the game has {C.TOTALS[k]} (R-088)"
+                out.append((f"{at}/stacks", why))
+                out.extend((f"{at}/wagons/{p}", why) for p in (ss.get("wagons") or {}))
         for k, n in (ss.get("barbarians") or {}).items():
             try:
                 h = C.unkey(k)
@@ -513,8 +514,9 @@ class WagonTrainRules:
                 out.append((f"{at}/barbarians/{k}", "barbarians stand on land hexes only (WAG-049, R-105)"))
         rivers = {tuple(e) for e in ss.get("rivers") or ()}
         for i, b in enumerate(ss.get("bridges") or ()):
-            if tuple(b["edge"]) not in rivers:
+            if tuple(b["edge"]) not in rivers:     # the bridge, and the rivers it should lie on
                 out.append((f"{at}/bridges/{i}/edge", "a bridge lies on a river path (R-095)"))
+                out.append((f"{at}/rivers", "a bridge lies on a river path (R-095)"))
         spots = {}
         for o, h in (ss.get("warships") or {}).items():
             if h is None:
@@ -532,11 +534,14 @@ class WagonTrainRules:
                 out.append((f"{at}/santa", "with santa_workshop on, Santa's workshop is a land hex of the board "
                             "(R-090)"))
         elif ss.get("santa") or any(p.extra.get("presents") for p in state.players):
-            out.append((f"{at}/santa", "presents and Santa's workshop exist only with the option santa_workshop "
-                        "(R-090)"))
+            why = "presents and Santa's workshop exist only with the option santa_workshop (R-090)"
+            out.append((f"{at}/santa", why))
+            out.extend((f"/state/players/{i}/presents", why) for i, p in enumerate(state.players)
+                       if p.extra.get("presents"))
         t = ss.get("wagon_turn")
         if t and t.get("player") is not None and t["player"] != state.current_player:
             out.append((f"{at}/wagon_turn/player", "the turn's wagon bookkeeping belongs to the current player"))
+            out.append(("/state/current_player", "the turn's wagon bookkeeping belongs to the current player"))
         return out
 
 
