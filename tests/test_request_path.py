@@ -198,7 +198,7 @@ def _parse_outcome(raw):
 def test_a_kept_board_answers_as_loading_it_again():
     """``parse_state`` keeps loaded boards (keyed by their JSON text): a state posted with a kept board,
     valid or broken anywhere else, parses exactly as it does with nothing kept."""
-    import service.api.service as svc
+    import service.api.posted_state as svc
     rnd = random.Random(11)
     base = states()
     broken_rest_on_kept_board = 0
@@ -218,7 +218,7 @@ def test_a_kept_board_answers_as_loading_it_again():
 
 
 def test_a_kept_board_is_never_changed_by_the_states_built_on_it():
-    import service.api.service as svc
+    import service.api.posted_state as svc
     st = states()[3]
     svc._BOARDS.clear()
     a, _ = parse_state(copy.deepcopy(st), GraphCache())

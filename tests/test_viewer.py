@@ -119,7 +119,8 @@ def test_an_illegal_action_shows_its_rule_and_marks_the_board(server, browser):
     box.clear()
     box.send_keys('{"type": "build_settlement", "player": 0, "node": [9, 9, "N"]}')    # off the board
     browser.find_element(By.ID, "judge").click()
-    WebDriverWait(browser, 10).until(lambda d: "BASE-BUILD-2" in d.find_element(By.ID, "verdict").text)
+    # off land in set-up: BASE-SETUP-2 (D-settlement-on-land), the message naming the intersection
+    WebDriverWait(browser, 10).until(lambda d: "touches no land hex" in d.find_element(By.ID, "verdict").text)
     wait_for(browser, "#board svg .mark")
 
 

@@ -256,7 +256,7 @@ def ENCODE_BYTES(value: Any) -> bytes:
         return _COMPACT(value).encode()
 
 
-# Boards the request path keeps (``service._BOARDS``) are built once, and every state loaded on one shares
+# Boards the request path keeps (``posted_state._BOARDS``) are built once, and every state loaded on one shares
 # its two dicts (boards are never changed in place: ``State.copy``): their texts are then found by the
 # dicts' identity, without hashing or comparing the tiles. Each entry holds its dicts, so no other object
 # can take their ids while it is kept.

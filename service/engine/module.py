@@ -274,6 +274,10 @@ class Hooks(Protocol):
     def maps(self) -> dict[int, Any]:
         """The map data per player count, for the scenario page."""
 
+    def red_numbers_apart(self, state: "State") -> bool:
+        """Whether the posted board is one whose 6s and 8s must lie apart (BASE-COMP-8: the base game's random
+        layout); a module with its own maps answers False and leaves it to them."""
+
     def board_layers(self, state: "State", graph: "MapGraph") -> list["Layer"]:
         """What the module adds to the board picture (``picture.Layer``: its pieces, tokens and marks, each
         kind with its legend words; ``picture.Panel``: what it keeps off the board, drawn under the legend);
