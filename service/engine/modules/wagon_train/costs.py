@@ -332,10 +332,25 @@ class Segment:
     jump_owner: Optional[int] = None
 
 
+def broken_at(state, owner: int) -> frozenset:
+    """WAG-045: the intersections where another player's piece breaks ``owner``'s routes (with Cities &
+    Knights, a knight: the stack's ``route_blockers``). There a lane ends as at an opponent's building
+    (R-010, R-013; decision D-wag-orphans): a route it breaks is no closed sea route (no jump, R-111), and
+    the orphan ships beyond it stay on the board and movable, one a turn, from their free ends; nothing is
+    removed. Empty without such pieces."""
+    from ...scenarios import scenario_of
+    scen = scenario_of(state)
+    if "route_blockers" not in scen.composition.hooks:
+        return frozenset()
+    return frozenset(n for n, q in scen.route_blockers(state).items() if q != owner)
+
+
 def sea_route(state, graph, owner: int, start: Node) -> tuple[set[Edge], set[Node]]:
     """R-111: the sea route through ``start``: the connected group of ``owner``'s ships in closed lanes
-    (R-013) reached from it, not passing an opponent's building; its ships and its intersections."""
-    closed = closed_ships(state, graph, owner)
+    (R-013) reached from it, not passing an opponent's building, nor a piece that breaks it (WAG-045);
+    its ships and its intersections."""
+    broken = broken_at(state, owner)
+    closed = closed_ships(state, graph, owner, broken)
     at: dict[Node, list[tuple[Node, Edge]]] = {}
     for e in closed:
         x, y = edge_nodes(e)
@@ -345,7 +360,7 @@ def sea_route(state, graph, owner: int, start: Node) -> tuple[set[Edge], set[Nod
     while stack:
         n = stack.pop()
         b = state.buildings.get(n)
-        if b is not None and b[0] != owner and n != start:
+        if (b is not None and b[0] != owner or n in broken) and n != start:
             continue
         for m, e in at.get(n, ()):
             ships.add(e)
@@ -629,5 +644,6 @@ def plans(state, graph, player: int, grain: bool = False) -> dict[tuple, dict]:
 
 
 __all__ = ["step_cost", "judge_segment", "plans", "View", "Step", "Part", "Segment", "card", "allowance", "mp_left",
-           "jump_targets", "sea_route", "KINDS", "TRADE", "DELIVER", "STACKS", "TOTALS", "CARD", "UPGRADE_COST",
+           "jump_targets", "sea_route", "broken_at", "KINDS", "TRADE", "DELIVER", "STACKS", "TOTALS", "CARD",
+           "UPGRADE_COST",
            "START_GOLD", "key", "unkey", "trade_hexes", "wagon", "wagon_node", "turn_of", "waives"]
