@@ -431,6 +431,63 @@ def test_a_jump_needs_one_mp_left(client):
     refused(adjudicate(client, st, move(jump=E_END)), "WAG-022", "/action/jump")
 
 
+
+# -- routes a Cities & Knights knight breaks (WAG-045, decision D-wag-orphans) ---------------------------------
+
+MID = corner((5, 1), "N")                              # the lane's middle intersection (the east island's coast)
+
+
+def broken_pos(knights=(), ships=(), settlements=(), **kw):
+    """The closed lane of :func:`jump_pos` in a game with Cities & Knights, knights ``[(player, node)]``, with
+    further ``ships`` and ``settlements``."""
+    from .ck_util import ck, knight
+    st = wag(wagons={0: W_END}, settlements=[(0, W_END), (0, E_END), *settlements],
+             ships=[*((0, e) for e in LANE), *ships], options={"cities_and_knights": True}, **kw)
+    st["scenario_state"]["cities_and_knights"] = ck(3, knights=[knight(p, n) for p, n in knights])
+    st.setdefault("turn_flags", {})["rolled"] = True
+    return st
+
+
+def test_a_knight_placement_that_breaks_a_route_leaves_its_ships_on_the_board(client):
+    """WAG-045: an opponent's knight placed in the middle of a closed sea route removes nothing: every road
+    and ship stays where it was; the route it breaks is no closed sea route any more (R-013 stops at the
+    knight as at an opponent's building, R-010), so the derived closed lanes drop it."""
+    st = broken_pos(current=1, ships=[(1, edge((5, 0), (6, 0)))], settlements=[(1, corner((6, 0), "NW"))],
+                    roads=[(1, edge((6, 0), (6, 1)))], hands={1: hand(wool=1, ore=1)})
+    v = ok(adjudicate(client, st, {"type": "build_knight", "player": 1, "node": list(MID)}))
+    s2 = after(v)
+    def pieces(x):
+        return {k: sorted((p["player"], tuple(p["edge"])) for p in x["pieces"][k]) for k in ("roads", "ships")}
+    assert pieces(s2) == pieces(st) and len(pieces(st)["ships"]) == 3
+    assert v["derived"]["closed_ships"]["0"] == []
+    assert ok(adjudicate(client, st, None))["derived"]["closed_ships"]["0"] == sorted(LANE)
+
+
+def test_a_route_a_knight_breaks_carries_no_jump(client):
+    """WAG-045 with R-085/R-111: the jump follows a closed sea route; an opponent's knight on it breaks it (the
+    wagon's own player's knight does not)."""
+    ok(adjudicate(client, broken_pos(), move(jump=E_END)))
+    refused(adjudicate(client, broken_pos([(1, MID)]), move(jump=E_END)), "WAG-022", "/action/jump")
+    ok(adjudicate(client, broken_pos([(0, MID)]), move(jump=E_END)))
+
+
+def test_ships_of_a_broken_route_stay_movable_one_a_turn_from_the_free_end(client):
+    """WAG-045: the ship movement rule still applies to the ships of a route a knight breaks: the lane is closed
+    no more (SEA-014 does not hold them), the ship at the break is the foremost of its broken lane (R-010),
+    one ship a turn (SEA-017); the legal-action list offers the move."""
+    to = edge((5, 1), (4, 1))
+    mv = {"type": "move_ship", "player": 0, "from": LANE[0], "to": to}
+    refused(adjudicate(client, broken_pos(), mv), "SEA-014", "/action/from")
+    refused(adjudicate(client, broken_pos([(0, MID)]), mv), "SEA-014", "/action/from")
+    st = broken_pos([(1, MID)])
+    s2 = after(ok(adjudicate(client, st, mv)))
+    assert sorted(map(tuple, (x["edge"] for x in s2["pieces"]["ships"]))) == sorted(map(tuple, [to, LANE[1]]))
+    refused(adjudicate(client, s2, {"type": "move_ship", "player": 0, "from": LANE[1], "to": LANE[0]}), "SEA-017")
+    r = client.post("/v1/legal-actions", json={"state": st, "player": 0})
+    assert r.status_code == 200, r.get_json()
+    moves = r.get_json()["actions"].get("move_ship") or []
+    assert any(a["from"] == LANE[0] and a["to"] == to for a in moves), moves
+
 # -- barbarians driven off (layer 4) ----------------------------------------------------------------------------
 
 def test_drive_off_needs_an_upgrade(client):

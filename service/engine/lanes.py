@@ -12,16 +12,17 @@ from .state import State
 _CLOSED: dict = {}
 
 
-def closed_ships(state: State, graph: MapGraph, player: int) -> set[Edge]:
+def closed_ships(state: State, graph: MapGraph, player: int, ends: frozenset = frozenset()) -> set[Edge]:
     """SEA-014 / R-013: ships on a simple path of the player's ships between two distinct own
     settlements/cities, not passing through an opponent's building. Computed once per position
     (``memo.per_position``: the ships and the buildings are what it reads; the legal-action list asks it
-    for every move of a ship) and shared by every caller: read-only."""
-    return per_position(_CLOSED, (graph.memo_token, player), (state.ships, state.buildings),
-                        lambda: _closed_ships(state, graph, player), size=16)
+    for every move of a ship) and shared by every caller: read-only. ``ends``: further intersections
+    that end the player's lanes as an opponent's building does (a module whose pieces break lanes)."""
+    return per_position(_CLOSED, (graph.memo_token, player, ends), (state.ships, state.buildings),
+                        lambda: _closed_ships(state, graph, player, ends), size=16)
 
 
-def _closed_ships(state: State, graph: MapGraph, player: int) -> set[Edge]:
+def _closed_ships(state: State, graph: MapGraph, player: int, ends: frozenset = frozenset()) -> set[Edge]:
     at: dict[int, list[tuple[int, Edge]]] = {}
     for e, p in state.ships.items():
         if p != player:
@@ -37,6 +38,8 @@ def _closed_ships(state: State, graph: MapGraph, player: int) -> set[Edge]:
         bld = state.buildings.get(graph.nodes[nid])
         if bld is not None:
             (own if bld[0] == player else opp).add(nid)
+        elif ends and graph.nodes[nid] in ends:
+            opp.add(nid)
     closed: set[Edge] = set()
     for start in own:
         visited = {start}
@@ -88,15 +91,19 @@ def shipping_lanes(state: State, graph: MapGraph, player: int) -> list[set[Edge]
     return lanes
 
 
-def is_foremost(state: State, graph: MapGraph, player: int, edge: Edge, anchors: Any = ()) -> bool:
+def is_foremost(state: State, graph: MapGraph, player: int, edge: Edge, anchors: Any = (),
+                ends: Any = ()) -> bool:
     """R-010: at least one end of the ship has no other own ship and no own building on it; an
     opponent's building there ends the lane. ``anchors``: ids of further intersections that hold the
-    player's lanes as an own building does (DIAM: the corners of a village the player trades with)."""
+    player's lanes as an own building does (DIAM: the corners of a village the player trades with);
+    ``ends``: further intersections that end them as an opponent's building does."""
     eid = graph.edge_index[edge]
     for nid in graph.edge_node_ids[eid]:
         if nid in anchors:
             continue
         bld = state.buildings.get(graph.nodes[nid])
+        if ends and graph.nodes[nid] in ends:
+            return True
         if bld is not None:
             if bld[0] != player:
                 return True

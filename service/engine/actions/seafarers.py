@@ -72,14 +72,15 @@ def move_destination_violations(ctx: Ctx, src, dst) -> list[Violation]:
             or ctx.scenario.piece_connection(ctx, "ship", dst, ctx.action.player, "/action/to", ignore=src))
 
 
-def lane_violations(ctx: Ctx, src) -> list[Violation]:
+def lane_violations(ctx: Ctx, src, ends: frozenset = frozenset()) -> list[Violation]:
     """The ship on ``src`` leaves its lane only from an open one (SEA-014), and only as its foremost
-    ship (SEA-015): the default of the ``ship_lane_violations`` hook."""
+    ship (SEA-015): the default of the ``ship_lane_violations`` hook. ``ends``: intersections that end the
+    player's lanes as an opponent's building does, beyond the buildings (``lanes.closed_ships``)."""
     s, g, p = ctx.state, ctx.graph, ctx.action.player
-    if src in closed_ships(s, g, p):
+    if src in closed_ships(s, g, p, ends):
         return [Violation("SEA-014", f"the ship on {edge_str(src)} is part of a closed shipping lane (it joins two "
                           "of your settlements/cities) and may never move", "/action/from")]
-    if not is_foremost(s, g, p, src):
+    if not is_foremost(s, g, p, src, ends=ends):
         return [Violation("SEA-015", f"only the foremost ship of an open lane may move; {edge_str(src)} has own "
                           "ships or buildings at both ends", "/action/from")]
     return []

@@ -34,6 +34,8 @@ from ...core import Violation
 from ...geometry import Edge, Hex, Node, canonical_edge, edge_hexes, edge_nodes, edge_str, hex_corners, hex_str, \
     node_edges, node_str
 from ...lanes import closed_ships
+from ...legal.listing import NOW, per_listing
+from ...memo import per_position
 
 KINDS = ("glass", "marble", "tools", "sand")
 TRADE = ("castle", "quarry", "glassworks")
@@ -193,7 +195,6 @@ class View:
 def view_of(state, graph, player: int) -> View:
     """The :class:`View` of ``player``'s wagon, kept for the legal-action listing under way (every candidate
     move it judges reads the same one)."""
-    from ...legal.listing import per_listing
     return per_listing(("wag.view", player), lambda: View(state, graph, player), state, graph)
 
 
@@ -201,12 +202,10 @@ def planned(state, graph) -> dict:
     """The segments :func:`plans` found legal in the legal-action listing under way, by ``(player, path,
     plaza, jump, grain)``: the listing's check of each listed move reads its verdict here rather than walking
     the path again (outside a listing this is a fresh, empty book)."""
-    from ...legal.listing import per_listing
     return per_listing(("wag.planned",), dict, state, graph)
 
 
 def in_listing(state) -> bool:
-    from ...legal.listing import NOW
     return NOW.scope is not None and NOW.scope[0] is state
 
 
@@ -332,10 +331,37 @@ class Segment:
     jump_owner: Optional[int] = None
 
 
+def broken_at(state, owner: int) -> frozenset:
+    """WAG-045: the intersections where another player's piece breaks ``owner``'s routes (with Cities &
+    Knights, a knight: the stack's ``route_blockers``). There a lane ends as at an opponent's building
+    (R-010, R-013; decision D-wag-orphans): a route it breaks is no closed sea route (no jump, R-111), and
+    the orphan ships beyond it stay on the board and movable, one a turn, from their free ends; nothing is
+    removed. Empty without such pieces."""
+    blockers = _blockers(state)
+    return frozenset(n for n, q in blockers.items() if q != owner) if blockers else _NOTHING
+
+
+_NOTHING: frozenset = frozenset()
+_SCENARIO_OF: list = []
+
+
+def _blockers(state) -> dict:
+    """The stack's ``route_blockers`` for ``state`` (``{}`` when no module of it has any)."""
+    if not _SCENARIO_OF:
+        from ...scenarios import scenario_of        # (the registry imports this package: looked up once, late)
+        _SCENARIO_OF.append(scenario_of)
+    scen = _SCENARIO_OF[0](state)
+    if "route_blockers" not in scen.composition.hooks:
+        return {}
+    return scen.route_blockers(state)
+
+
 def sea_route(state, graph, owner: int, start: Node) -> tuple[set[Edge], set[Node]]:
     """R-111: the sea route through ``start``: the connected group of ``owner``'s ships in closed lanes
-    (R-013) reached from it, not passing an opponent's building; its ships and its intersections."""
-    closed = closed_ships(state, graph, owner)
+    (R-013) reached from it, not passing an opponent's building, nor a piece that breaks it (WAG-045);
+    its ships and its intersections."""
+    broken = broken_at(state, owner)
+    closed = closed_ships(state, graph, owner, broken)
     at: dict[Node, list[tuple[Node, Edge]]] = {}
     for e in closed:
         x, y = edge_nodes(e)
@@ -345,7 +371,7 @@ def sea_route(state, graph, owner: int, start: Node) -> tuple[set[Edge], set[Nod
     while stack:
         n = stack.pop()
         b = state.buildings.get(n)
-        if b is not None and b[0] != owner and n != start:
+        if (b is not None and b[0] != owner or n in broken) and n != start:
             continue
         for m, e in at.get(n, ()):
             ships.add(e)
@@ -509,11 +535,29 @@ def judge_segment(state, graph, player: int, path: list, plaza: Optional[str], j
 
 # -- the cheapest plan to every reachable destination (legal actions, explanations, random play) ------------
 
+_REACH: dict = {}
+
+
 def _reach(state, graph, player: int, left: int) -> dict:
-    """The search behind :func:`plans`, with ``left`` MP: per intersection its cheapest arrival, per plaza and
-    jump landing the arrivals at the corners or buildings they start from, cheapest first, and the cheapest
-    round trip back to the start. A label-setting search over (intersection, warships paid) with Pareto
-    labels (MP, gold); the MP and the gold held are hard limits; a step needing a chase first is not taken."""
+    """The search behind :func:`plans`, with ``left`` MP (:func:`_search`), kept while what it reads of the
+    position stays the same (``memo.per_position``: trades, cards and most builds leave it as it was; random
+    play and clients list the same wagon's moves again and again). Shared: read-only."""
+    ss = state.scenario_state
+    inputs = (state.roads, state.ships, state.buildings, state.robber, ss.get("wagons"), ss.get("wagon_turn"),
+              ss.get("barbarians"), ss.get("rivers"), ss.get("bridges"), ss.get("warships"),
+              ss.get("toll_waivers"), ss.get("pirate_lairs"), ss.get("trade_hexes"),
+              state.players[player].extra.get("gold", 0), _blockers(state), state.options)
+    return per_position(_REACH, (graph.memo_token, player, left), inputs,
+                        lambda: _search(state, graph, player, left), size=16)
+
+
+def _search(state, graph, player: int, left: int) -> dict:
+    """Per intersection its cheapest arrival with ``left`` MP, per plaza and jump landing the arrivals at the
+    corners or buildings they start from, cheapest first, and the cheapest round trip back to the start. A
+    label-setting search over (intersection, warships paid) with Pareto labels (MP, gold); the MP and the
+    gold held are hard limits; a step needing a chase first is not taken. Without warships a step's answer
+    depends on the turn's paid paths only through its own toll, so :func:`step_cost` prices each step once
+    (as if nothing were paid) and a toll already paid is taken off."""
     v = view_of(state, graph, player)
     turn = turn_of(state)
     w = wagon(state, player)
@@ -522,6 +566,7 @@ def _reach(state, graph, player: int, left: int) -> dict:
     trib0 = frozenset(turn.get("tribute") or ())
     start = wagon_node(state, player)
     heap: list = []
+    priced: Optional[dict] = None if v.warships else {}
     back_best = None
     best: dict[tuple, list[tuple[int, int]]] = {}
     nodes: dict[Node, tuple] = {}
@@ -561,21 +606,38 @@ def _reach(state, graph, player: int, left: int) -> dict:
         if state.buildings.get(node) is not None:                   # jumps: terminal, all MP
             for tgt in jump_targets(state, graph, node):
                 jumps.setdefault(tgt, []).append((mp, path))
+        paid_all = paid0 | paid
         for e in node_edges(node):
             x, y = edge_nodes(e)
             nxt = y if x == node else x
             if nxt not in graph.node_index:
                 continue
-            st = step_cost(v, turn, node, nxt, paid0 | paid, set(trib))
-            if isinstance(st, Violation) or mp + st.mp > left or gd + st.gold > gold:
+            if priced is not None:
+                got = priced.get((node, nxt))
+                if got is None:
+                    st = step_cost(v, turn, node, nxt, set(), set())
+                    got = priced[(node, nxt)] = st if isinstance(st, Violation) else (st.mp, st.gold, st.paid_edge)
+                if isinstance(got, Violation):
+                    continue
+                smp, sgd, paid_edge = got
+                if paid_edge is not None and paid_edge in paid_all:      # WAG-054: this path's toll is paid
+                    sgd, paid_edge = 0, None
+                ntrib = trib
+            else:
+                st = step_cost(v, turn, node, nxt, paid_all, set(trib))
+                if isinstance(st, Violation):
+                    continue
+                smp, sgd, paid_edge = st.mp, st.gold, st.paid_edge
+                ntrib = trib | frozenset(st.tribute)
+            if mp + smp > left or gd + sgd > gold:
                 continue
             if nxt == start:                                       # out and back: the cheapest round trip
-                back = (mp + st.mp, gd + st.gold, len(path) + 1)
+                back = (mp + smp, gd + sgd, len(path) + 1)
                 if back_best is None or back < back_best[0]:
                     back_best = (back, path + (nxt,))
                 continue
-            npaid = paid | {st.paid_edge} if st.paid_edge is not None else paid
-            push(mp + st.mp, gd + st.gold, path + (nxt,), nxt, trib | frozenset(st.tribute), npaid)
+            npaid = paid | {paid_edge} if paid_edge is not None else paid
+            push(mp + smp, gd + sgd, path + (nxt,), nxt, ntrib, npaid)
     return {"nodes": nodes, "plazas": plazas, "jumps": jumps, "back": back_best, "start": start}
 
 
@@ -585,7 +647,6 @@ def plans(state, graph, player: int, grain: bool = False) -> dict[tuple, dict]:
     One search with the most MP the wagon may have this turn (the grain's included) serves both grain
     choices (kept for the listing under way): the cheapest plan to a place fits a smaller budget whenever any
     plan does. A plaza entry or a jump is judged by :func:`judge_segment` (its tribute and toll)."""
-    from ...legal.listing import per_listing
     turn = turn_of(state)
     left = mp_left(state, player, turn, grain)
     top = mp_left(state, player, turn, True)
@@ -629,5 +690,6 @@ def plans(state, graph, player: int, grain: bool = False) -> dict[tuple, dict]:
 
 
 __all__ = ["step_cost", "judge_segment", "plans", "View", "Step", "Part", "Segment", "card", "allowance", "mp_left",
-           "jump_targets", "sea_route", "KINDS", "TRADE", "DELIVER", "STACKS", "TOTALS", "CARD", "UPGRADE_COST",
+           "jump_targets", "sea_route", "broken_at", "KINDS", "TRADE", "DELIVER", "STACKS", "TOTALS", "CARD",
+           "UPGRADE_COST",
            "START_GOLD", "key", "unkey", "trade_hexes", "wagon", "wagon_node", "turn_of", "waives"]

@@ -25,6 +25,7 @@ from typing import Any, Optional
 from ...seats import Secret
 from ...core import Action, Ctx, Violation
 from ...geometry import Hex, hex_corners, hex_distance, hex_str, node_hexes
+from ...lanes import closed_ships
 from ...mapgraph import LAND, RESOURCES, MapGraph
 from ...module import ActionSpec, EventSpec, OptionSpec, PlayLean, RangeKind
 from ...scenarios.coins import domestic_trade_with_gold
@@ -300,6 +301,8 @@ class WagonTrainRules:
         "barbarians": F(Map(Any_(doc="count and effect"), max_len=64), doc="WAG-049..052"),
         "pirate_pool": F(Int(0, 10_000), doc="WAG-031, R-091"),
         "wagon_move": F(Any_(doc="the judged segment: MP and gold per step, each part citing its rule")),
+        "closed_ships": F(by_player(List(EDGE, max_len=100)), doc="SEA-014 / R-013, WAG-045: ships of closed "
+                          "lanes; a lane an opponent's knight breaks is closed no more"),
     }
     EVENTS = (
         EventSpec("wagon_moved", {"player": F(PLAYER), "path": F(List(NODE, max_len=16)), "plaza": F(Null(_TRADE)),
@@ -403,6 +406,17 @@ class WagonTrainRules:
         if s.scenario_state.get("wagon_turn") is not None:                 # WAG-013: unused MP are lost
             s.scenario_state = {**s.scenario_state, "wagon_turn": None}
 
+    def ship_lane_violations(self, ctx: Ctx, src) -> list[Violation]:
+        """WAG-045 (decision D-wag-orphans): a route another player's piece breaks (a Cities & Knights knight)
+        leaves its orphan ships on the board, and the ship movement rule still applies to them: the lane
+        ends at that piece as at an opponent's building (R-010), so a lane it breaks is closed no more
+        (R-013), and its ships move one a turn (SEA-017) from the free ends of their broken lanes."""
+        broken = C.broken_at(ctx.state, ctx.action.player)
+        if not broken:
+            return super().ship_lane_violations(ctx, src)
+        from ...actions.seafarers import lane_violations
+        return lane_violations(ctx, src, broken)
+
     def idle_hexes(self, state: State) -> Any:
         """WAG-052 / R-106: a conquered hex (3 barbarians) produces nothing."""
         own = {C.unkey(k) for k, n in (state.scenario_state.get("barbarians") or {}).items() if n >= 3}
@@ -444,6 +458,10 @@ class WagonTrainRules:
                 barb[k] = {"count": n, "effect": {1: "undeveloped", 2: "all", 3: "conquered"}[min(n, 3)]}
         out.update({"wagons": wagons, "trade_hexes": trade, "barbarians": barb,
                     "pirate_pool": int(ss.get("pirate_pool", 0))})
+        broken = {p: C.broken_at(state, p) for p in range(state.num_players)}
+        if any(broken.values()):                    # WAG-045: lanes a knight breaks are closed no more
+            out["closed_ships"] = {str(p): sorted([list(e) for e in closed_ships(state, graph, p, broken[p])])
+                                   for p in range(state.num_players)}
         return out
 
     def board_layers(self, state: State, graph) -> list:
