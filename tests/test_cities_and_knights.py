@@ -959,3 +959,71 @@ def test_judging_a_roll_leaves_the_position_judged_as_it_was():
     assert not v.legal and [x.rule for x in v.violations] == ["CK-PROG-S1"]
     legal_actions(state, graph, scen)
     assert dump_state(state) == before and store.ck(state)["hands"] == {}
+
+
+# -- refusals a broken implementation would pass (a mutation audit of the rules) ----------------------------
+
+def test_knight_built_only_on_an_empty_corner_reached_by_own_roads_CK_KNIGHT_1(client):
+    """CK-KNIGHT-1: a knight goes on an empty intersection touched by its owner's roads: not on the
+    owner's city, not on a knight, not off the board, not where only an opponent's road reaches."""
+    c = ck(knights=[knight(0, SE)])
+    st = position(hands={0: hand(wool=2, ore=2)}, ck_state=c)
+    for node in (N, SE, (40, 40, "N"), NW):
+        v = post(client, st, act("build_knight", node=list(node)))
+        assert not v["legal"] and rules(v) == ["CK-KNIGHT-1"], (node, v["violations"])
+    ok = post(client, st, act("build_knight", node=list(NE)))
+    assert ok["legal"] and [k["node"] for k in ckof(ok)["knights"]] == [list(SE), list(NE)]
+
+
+def test_knight_built_by_a_ship_only_where_own_ships_reach_CK_SEA_5(client):
+    """CK-SEA-5: with Seafarers a knight stands on a corner touched by its owner's roads or ships; a
+    corner neither reaches is refused for it."""
+    from service.engine.geometry import edge_nodes
+    st = sea_position(hands={0: hand(wool=1, ore=1)}, roads=())
+    st["pieces"]["ships"] = [{"player": 0, "edge": [1, 0, "NE"]}]
+    a, b = edge_nodes((1, 0, "NE"))
+    st["pieces"]["cities"] = [{"player": 0, "node": list(a)}, {"player": 1, "node": list(S)}]
+    v = post(client, st, act("build_knight", node=list(NW)))
+    assert not v["legal"] and rules(v) == ["CK-SEA-5"]
+    assert post(client, st, act("build_knight", node=list(b)))["legal"]
+
+
+def test_knight_moves_only_where_own_roads_and_ships_lead_CK_SEA_6(client):
+    """CK-SEA-6: with Seafarers a knight moves along its owner's roads and ships: an empty corner off that
+    network is refused for it, the far end of the ship line is reached."""
+    from service.engine.geometry import edge_nodes
+    from .ck_util import board
+    st = position(brd=board({(1, 1): "sea", (2, 0): "sea", (2, -1): "sea"}), scenario="seafarers", roads=(),
+                  cities=((0, (1, 0, "N")),))
+    st["pieces"]["ships"] = [{"player": 0, "edge": e} for e in ([1, 0, "NE"], [1, 0, "E"])]
+    a = edge_nodes((1, 0, "NE"))
+    start = next(n for n in a if n != (1, 0, "N"))
+    end = next(n for n in edge_nodes((1, 0, "E")) if n not in a)
+    st["scenario_state"]["cities_and_knights"]["knights"] = [knight(0, start, 1, True)]
+    v = post(client, st, act("move_knight", **{"from": list(start), "to": list(NW)}))
+    assert not v["legal"] and rules(v) == ["CK-SEA-6"]
+    ok = post(client, st, act("move_knight", **{"from": list(start), "to": list(end)}))
+    assert ok["legal"] and ckof(ok)["knights"][0]["node"] == list(end)
+
+
+def test_robber_moved_by_a_seven_goes_to_another_land_hex_BASE_ROBBER_3(client):
+    """BASE-ROBBER-3 with Cities & Knights: the robber moves to another land hex; staying put or going to
+    the frame is refused for it."""
+    st = position(phase="robber", ck_state=ck(attacks=1))
+    for h in ([-1, 0], [2, 0], [9, 9]):
+        v = post(client, st, act("move_robber", hex=h))
+        assert not v["legal"] and rules(v) == ["BASE-ROBBER-3"], (h, v["violations"])
+    ok = post(client, st, act("move_robber", hex=[1, -1]))
+    assert ok["legal"] and ok["state"]["robber"] == [1, -1]
+
+
+def test_no_level_beyond_the_fifth_CK_IMP_1(client):
+    """CK-IMP-1: a track has five levels; with all five bought another is refused for it, whatever the
+    commodities held."""
+    c = with_commodities(ck(), 0, coin=5, paper=5)
+    c["improvements"]["0"]["politics"] = 5
+    st = position(ck_state=c)
+    v = post(client, st, act("improve_city", track="politics"))
+    assert not v["legal"] and rules(v) == ["CK-IMP-1"] and "5 levels" in v["violations"][0]["message"]
+    ok = post(client, st, act("improve_city", track="science"))
+    assert ok["legal"] and ckof(ok)["improvements"]["0"]["science"] == 1
