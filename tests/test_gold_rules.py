@@ -243,6 +243,46 @@ def test_road_building_still_costs_gold(client):
     assert rules(v) == ["GOLD-019"]
 
 
+def test_three_cards_held_buy_one_gold_GOLD_018(client):
+    """GOLD-018: the bank pays 1 gold for any 3 resource cards the player holds: cards not held are
+    refused for it (the hand never goes below zero)."""
+    st = base_position(hands={0: full(lumber=2, ore=1)}, gold={0: 4})
+    v = adjudicate(client, st, act("gold_trade", give={"lumber": 2, "wool": 1}, get={"gold": 1}))
+    assert not v["legal"] and rules(v) == ["GOLD-018"] and "short" in v["violations"][0]["message"]
+    ok = adjudicate(client, st, act("gold_trade", give={"lumber": 2, "ore": 1}, get={"gold": 1}))
+    assert ok["legal"] and ok["state"]["players"][0]["gold"] == 5 and ok["state"]["players"][0]["resources"] == full()
+
+
+def test_three_cards_buy_one_gold_with_cities_and_knights_GOLD_018():
+    """GOLD-018 with Cities & Knights: any 3 resource or commodity cards held buy 1 gold: 2 or 4 cards
+    for one gold are refused for it, so are cards not held."""
+    from service.engine.core import Action
+    from service.engine.modules.cities_and_knights import store
+    from service.engine.referee import adjudicate as engine_adjudicate
+    from service.engine.scenarios import scenario_of, start_game
+    s = start_game("GOLD", 4, 7, {"cities_and_knights": True})
+    scen = scenario_of(s)
+    g = MapGraph.build(s.terrain_map())
+    s.phase, s.flags.rolled, s.turn = "main", True, 1
+    for k, n in (("lumber", 2), ("ore", 1)):                 # from the bank (cards conserved)
+        s.players[0].resources[k] += n
+        s.bank[k] -= n
+    held = dict(s.players[0].resources)
+    three = {"lumber": 2, "ore": 1}
+    assert store.commodities(s, 0)["paper"] == 0
+    gold = s.players[0].extra["gold"]
+
+    def trade(give):
+        return engine_adjudicate(s, Action("gold_trade", 0, {"give": give, "get": {"gold": 1}}), g, scen)
+
+    ok = trade(three)
+    assert ok.legal and ok.state.players[0].extra["gold"] == gold + 1
+    assert all(ok.state.players[0].resources[k] == held[k] - n for k, n in three.items())
+    for bad in ({"lumber": 1, "ore": 1}, {**three, "paper": 1}, {"paper": 3}):
+        v = trade(bad)
+        assert not v.legal and [x.rule for x in v.violations] == ["GOLD-018"], (bad, v.violations)
+
+
 # -- ships (GOLD-020..033, R-031..R-034, R-044) -------------------------------------------------------------
 
 def ship(player=0, edge=DOCK, home=HOME, **kw):
@@ -268,6 +308,20 @@ def test_ship_is_built_docked_at_a_front_coast_building(client):
     st2 = position(settlements=[(0, [2, 2, "N"])], hands={0: RICH})       # no front-coast building
     v = adjudicate(client, st2, act("build_ship", edge=[2, 1, "NE"]))
     assert rules(v) == ["GOLD-021"]
+
+
+def test_ship_built_only_on_a_space_and_not_at_set_up_GOLD_021(client):
+    """GOLD-021 (R-031): a ship is built on a space, an edge with water on a side: a land edge at the
+    player's front-coast settlement is refused for it, the space beside it accepted; at set-up no ship is
+    built (the starting pieces are settlements and roads, GOLD-035)."""
+    st = position(settlements=[(0, [1, 4, "N"]), (1, [4, 3, "S"])], hands={0: RICH})
+    v = adjudicate(client, st, act("build_ship", edge=[1, 3, "E"]))
+    assert not v["legal"] and rules(v) == ["GOLD-021"] and "not a space" in v["violations"][0]["message"]
+    ok = adjudicate(client, st, act("build_ship", edge=[1, 4, "NE"]))
+    assert ok["legal"], ok["violations"]
+    setup = position(settlements=[(0, [1, 4, "N"])], hands={0: RICH}, phase="setup")
+    v = adjudicate(client, setup, act("build_ship", edge=[1, 4, "NE"]))
+    assert not v["legal"] and rules(v) == ["GOLD-021"], v["violations"]
 
 
 def test_ship_costs_gold(client):
