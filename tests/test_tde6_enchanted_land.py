@@ -325,6 +325,48 @@ def test_one_knight_per_player_and_it_never_returns_TDE6_013(client):
     assert not v["legal"] and rules(v)[0] == "TDE6-013"
 
 
+def test_a_knight_across_never_comes_back_even_if_not_recorded_as_sent_TDE6_013(client):
+    """TDE6-013: a knight on the Enchanted Land never goes back: the transfer's own check refuses it for
+    what the knight is, not only because its player is recorded as having sent one. A posted state with a
+    knight across and no record is refused (TDE6-012), so the check is asked through the engine."""
+    from service.engine.core import Action
+    st = position(**line(knights=[kn(0, FREE_3)]), sent=[])
+    r = client.post("/v1/adjudicate", json={"state": st, "action": None})
+    assert r.status_code == 422 and "TDE6-012" in str(r.get_json())
+    s = TDE6.new_game(3, 1)
+    g = MapGraph.build(s.terrain_map())
+    s.phase, s.turn, s.flags.rolled = "main", 9, True
+    s.buildings = {SETTLE: (0, "settlement")}
+    s.ships = {e: 0 for e in SHIPS}
+    store.knights(s).append(kn(0, FREE_3))
+    v = engine_adjudicate(s, Action("transfer_knight", 0, {"from": FREE_3, "to": LANDING}), g, TDE6,
+                          with_derived=False)
+    assert [x.rule for x in v.violations] == ["TDE6-013"] and "never goes back" in v.violations[0].message
+
+
+def test_a_knight_is_sent_only_to_where_the_ship_line_lands_TDE6_012(client):
+    """TDE6-012 (R-075): the knight is sent to where its owner's ship line lands: with no line reaching
+    the Enchanted Land it is refused for that; with one, another intersection of the land is refused too;
+    a Deserter's knight is never placed there."""
+    go = act("transfer_knight", **{"from": list(HOME_KNIGHT), "to": list(LANDING)})
+    short = position(**line(knights=[kn(0, HOME_KNIGHT)], ships=[(0, e) for e in SHIPS[:3]]))
+    v = adjudicate(client, short, go)
+    assert not v["legal"] and rules(v) == ["TDE6-012"] and "no ship line" in v["violations"][0]["message"]
+    st = position(**line(knights=[kn(0, HOME_KNIGHT)]))
+    v = adjudicate(client, st, act("transfer_knight", **{"from": list(HOME_KNIGHT), "to": list(FREE_3)}))
+    assert not v["legal"] and rules(v) == ["TDE6-012"] and "is not where a ship line" in v["violations"][0]["message"]
+    assert adjudicate(client, st, go)["legal"]
+    from tests.ck_util import with_cards
+    st = position(**line(knights=[kn(1, HOME_KNIGHT)]))
+    st["scenario_state"]["cities_and_knights"] = with_cards(st["scenario_state"]["cities_and_knights"], 0, "deserter")
+    v = adjudicate(client, st, act("play_progress", card="deserter", target=1, removed=list(HOME_KNIGHT),
+                                   node=list(LANDING)))
+    assert not v["legal"] and rules(v) == ["TDE6-012"], v["violations"]
+    ok = adjudicate(client, st, act("play_progress", card="deserter", target=1, removed=list(HOME_KNIGHT),
+                                    node=list(HOME_KNIGHT)))
+    assert ok["legal"], ok["violations"]
+
+
 def test_an_own_settlement_on_the_landing_sends_the_knight_beside_it_TDE6_014(client):
     st = position(**line(settlements=[(0, SETTLE), (0, LANDING)], knights=[kn(0, HOME_KNIGHT)]))
     v = adjudicate(client, st, act("transfer_knight", **{"from": list(HOME_KNIGHT), "to": list(LANDING)}))
