@@ -481,7 +481,7 @@ def test_knight_blocks_settlement_and_roads(client):
 # -- walls, improvements, metropolises (CK-WALL-1, CK-IMP-*) ---------------------------------------------
 
 def test_city_wall(client):
-    """CK-WALL-1: 2 brick under an own city without a wall, 3 per player."""
+    """CK-WALL-1: 2 brick under an own city without a wall, 3 per player: a fourth wall is refused."""
     st = position(hands={0: hand(brick=2)})
     v = post(client, st, act("build_wall", node=list(N)))
     assert v["legal"] and ckof(v)["walls"] == [list(N)]
@@ -489,6 +489,10 @@ def test_city_wall(client):
     assert not twice["legal"] and rules(twice) == ["CK-WALL-1"]
     not_city = post(client, st, act("build_wall", node=list(S)))
     assert not not_city["legal"] and rules(not_city) == ["CK-WALL-1"]
+    four = position(hands={0: hand(brick=2)}, cities=((0, N), (0, SE), (0, SW), (0, (1, -1, "N")), (1, (-1, 0, "N"))),
+                    ck_state=ck(walls=[list(N), list(SE), list(SW)]))
+    v = post(client, four, act("build_wall", node=[1, -1, "N"]))
+    assert not v["legal"] and rules(v) == ["CK-WALL-1"] and "at most 3" in v["violations"][0]["message"]
 
 
 def test_improvement_levels(client):
@@ -851,7 +855,8 @@ def test_city_on_its_side(client):
 
 
 def test_variant_meanies(client):
-    """CK-VAR-MEANIES (off by default): players choose which active knights fight; only those go inactive."""
+    """CK-VAR-MEANIES (off by default): players choose which active knights fight; only those go inactive.
+    CK-BARB-3: without the variant every active knight fights, and naming the fighters is refused for it."""
     ks = [knight(0, NE, 2, True), knight(0, (1, 0, "N"), 1, True)]
     st = attack_position(ks, roads=((0, E_N_NE), (0, (1, -1, "SE")), (1, E_S_SW)))
     v = roll(client, st, [1, 1], "ship", fighting={"0": [list(NE)]})
@@ -1027,3 +1032,27 @@ def test_no_level_beyond_the_fifth_CK_IMP_1(client):
     assert not v["legal"] and rules(v) == ["CK-IMP-1"] and "5 levels" in v["violations"][0]["message"]
     ok = post(client, st, act("improve_city", track="science"))
     assert ok["legal"] and ckof(ok)["improvements"]["0"]["science"] == 1
+
+
+def test_metropolis_placed_only_on_an_own_city_without_one_CK_IMP_7(client):
+    """CK-IMP-7: the metropolis taken at level 4 goes on one of the player's cities without one: with a
+    single such city, naming another intersection (an opponent's city, off the board) is refused for it."""
+    c = with_commodities(ck(), 0, coin=4)
+    c["improvements"]["0"]["politics"] = 3
+    st = position(ck_state=c)
+    for node in (S, (40, 40, "N")):
+        v = post(client, st, act("improve_city", track="politics", metropolis=list(node)))
+        assert not v["legal"] and rules(v) == ["CK-IMP-7"], (node, v["violations"])
+    ok = post(client, st, act("improve_city", track="politics", metropolis=list(N)))
+    assert ok["legal"] and ckof(ok)["metropolises"]["politics"]["node"] == list(N)
+
+
+def test_the_pirate_moves_to_another_sea_hex_with_cities_and_knights_SEA_029(client):
+    """SEA-029 with Cities & Knights: the pirate moves to another sea hex, never onto land nor where it
+    stands."""
+    sea = sea_position(phase="robber", ck_state=ck(attacks=1), pirate=[2, 0])
+    for h in ([1, 0], [2, 0]):
+        v = post(client, sea, act("move_pirate", hex=h))
+        assert not v["legal"] and rules(v) == ["SEA-029"], (h, v["violations"])
+    ok = post(client, sea, act("move_pirate", hex=[1, 1]))
+    assert ok["legal"] and ok["state"]["pirate"] == [1, 1]

@@ -52,11 +52,16 @@ def test_crane(client):
 
 
 def test_engineer(client):
-    """CK-PROG-S3: a free city wall under one of your cities."""
+    """CK-PROG-S3: a free city wall under one of your cities; CK-WALL-1: not under an opponent's city, and
+    not a fourth wall."""
     v = play(client, holding("engineer"), "engineer", node=list(N))
     assert v["legal"] and ckof(v)["walls"] == [list(N)]
     bad = play(client, holding("engineer"), "engineer", node=list(S))
     assert not bad["legal"] and rules(bad) == ["CK-WALL-1"]
+    four = holding("engineer", c=ck(walls=[list(N), list(SE), list(SW)]),
+                   cities=((0, N), (0, SE), (0, SW), (0, (1, -1, "N")), (1, (-1, 0, "N"))))
+    v = play(client, four, "engineer", node=[1, -1, "N"])
+    assert not v["legal"] and rules(v) == ["CK-WALL-1"] and "at most 3" in v["violations"][0]["message"]
 
 
 def test_inventor(client):
