@@ -42,6 +42,8 @@ EQUIVALENT = {
     ("service/engine/modules/cities_and_knights/actions.py", '"SEA-028", "this scenario has no pirate"'):
         "move_pirate is declared only where the scenario has a pirate, and chase_robber's knight must stand "
         "at the pirate's hex first (CK-SEA-9)",
+    ("service/engine/placement.py", "a settlement needs an empty intersection"):
+        "both ways of building a settlement refuse an occupied intersection first (BASE-BUILD-8)",
 }
 
 

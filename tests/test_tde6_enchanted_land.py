@@ -258,6 +258,18 @@ def test_settlements_on_the_enchanted_land_on_its_coast_only_TDE6_009(client):
     assert v["legal"], v["violations"]
 
 
+def test_no_settlement_where_a_dragon_lies_TDE6_009(client):
+    """TDE6-009: a settlement on the Enchanted Land's coast, but not on an intersection holding a dragon
+    token."""
+    hands = {0: full(lumber=2, brick=2, wool=2, grain=2)}
+    st = position(**line(), hands=hands)
+    ds = st["scenario_state"]["dragons"]
+    assert not any(tuple(d["node"]) == LANDING for d in ds)
+    ds[0]["node"] = list(LANDING)                               # a dragon where the ship line lands
+    v = adjudicate(client, st, act("build_settlement", node=list(LANDING)))
+    assert not v["legal"] and rules(v) == ["TDE6-009"] and "dragon" in v["violations"][0]["message"], v["violations"]
+
+
 def test_an_inland_settlement_site_is_refused_by_TDE6_009(client):
     from service.engine.core import Action, Ctx
     s = TDE6.new_game(3, 1)
@@ -492,7 +504,8 @@ def test_a_defeated_dragon_counts_one_vp_TDE6_021(client):
 
 def test_a_lost_fight_leaves_dragon_and_knight_and_a_promoted_knight_retries_TDE6_022(client):
     """TDE6-022: the dragon lies face down again where it was, the knight stays there inactive; once
-    promoted it fights the same dragon again and wins."""
+    promoted it fights the same dragon again and wins; TDE6-020: a dragon seen before shows the same
+    flags, other flags are refused for it."""
     v = adjudicate(client, on_dragon(1), act("fight_dragon", node=list(DRAGON), flags=2))
     assert v["legal"]
     d = next(d for d in ss_of(v)["dragons"] if tuple(d["node"]) == DRAGON)

@@ -286,6 +286,10 @@ def test_grain_adds_2_mp_once_a_turn(client):
     v = ok(adjudicate(client, st, move(path=corners[1:4], grain=True)))
     assert mp_used(after(v)) == 6 and after(v)["players"][0]["resources"]["grain"] == 1
     refused(adjudicate(client, after(v), move(path=[corners[4]], grain=True)), "WAG-012", "/action/grain")
+    none = wag(wagons={0: corners[0]})                                   # no grain to pay with
+    v = adjudicate(client, none, move(path=corners[1:5], grain=True))
+    refused(v, "WAG-012", "/action/grain")
+    assert "has none" in v["violations"][0]["message"]
     st = wag(wagons={0: corners[0]}, options={"large_map_bonus": True})
     ok(adjudicate(client, st, move(path=corners[1:4])))
 
