@@ -44,6 +44,8 @@ EQUIVALENT = {
         "at the pirate's hex first (CK-SEA-9)",
     ("service/engine/placement.py", "a settlement needs an empty intersection"):
         "both ways of building a settlement refuse an occupied intersection first (BASE-BUILD-8)",
+    ("service/engine/modules/cities_and_knights/actions.py", "only resources and commodities are traded (CK-COM-4)"):
+        "with Cities & Knights the input boundary admits only resource and commodity names in a trade",
 }
 
 

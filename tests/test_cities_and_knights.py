@@ -817,6 +817,10 @@ def test_chase_pirate(client):
     st["scenario_state"]["cities_and_knights"]["attacks"] = 1
     v = post(client, st, act("chase_robber", node=list(corner), hex=[1, 1], target="pirate"))
     assert v["legal"] and v["state"]["pirate"] == [1, 1]
+    away = copy.deepcopy(st)
+    away["pirate"] = [2, -1] if corner not in [tuple(x) for x in hex_corners((2, -1))] else [1, 1]
+    v = post(client, away, act("chase_robber", node=list(corner), hex=[2, 0], target="pirate"))
+    assert not v["legal"] and rules(v) == ["CK-SEA-9"]                # not at the pirate's hex
 
 
 def test_bishop_moves_robber_only_and_ship_roads(client):
@@ -920,7 +924,7 @@ def test_setup_city_on_gold(client):
     v = post(client, st, act("build_settlement", 2, node=list(SW), gold_picks={"ore": 1}))
     assert v["legal"] and v["state"]["players"][2]["resources"]["ore"] == 1
     far = post(client, st, act("build_settlement", 2, node=[1, 0, "S"], gold_picks={"ore": 1}))
-    assert not far["legal"] and rules(far) == ["CK-SEA-12"]
+    assert not far["legal"] and rules(far) == ["CK-SEA-12"] and "leave gold_picks out" in far["violations"][0]["message"]
 
 
 @pytest.mark.parametrize("sid,players,seed", [("base", 4, 3), ("SC01", 3, 3), ("GOLD", 4, 3), ("base", 3, 8)])
@@ -1056,3 +1060,34 @@ def test_the_pirate_moves_to_another_sea_hex_with_cities_and_knights_SEA_029(cli
         assert not v["legal"] and rules(v) == ["SEA-029"], (h, v["violations"])
     ok = post(client, sea, act("move_pirate", hex=[1, 1]))
     assert ok["legal"] and ok["state"]["pirate"] == [1, 1]
+
+
+def test_maritime_trade_with_cities_and_knights_BASE_TRADE_6_BASE_TRADE_9(client):
+    """BASE-TRADE-6 with Cities & Knights: a maritime trade gives one kind for another; BASE-TRADE-9: the
+    bank gives only what it holds."""
+    st = position(hands={0: hand(ore=4), 2: hand(grain=19)})              # every grain card in a hand
+    same = post(client, st, act("maritime_trade", give={"ore": 4}, get={"ore": 1}))
+    assert not same["legal"] and rules(same) == ["BASE-TRADE-6"]
+    empty = post(client, st, act("maritime_trade", give={"ore": 4}, get={"grain": 1}))
+    assert not empty["legal"] and rules(empty) == ["BASE-TRADE-9"]
+    ok = post(client, st, act("maritime_trade", give={"ore": 4}, get={"wool": 1}))
+    assert ok["legal"] and ok["state"]["players"][0]["resources"]["wool"] == 1
+
+
+def test_the_chasing_knight_stands_at_the_robbers_hex_CK_KNIGHT_9(client):
+    """CK-KNIGHT-9: only a knight on a corner of the robber's hex chases it away."""
+    c = ck(knights=[knight(0, NE, 1, True)], attacks=1)
+    st = position(ck_state=c, robber=(-1, 0))
+    v = post(client, st, act("chase_robber", node=list(NE), hex=[-1, 1]))
+    assert not v["legal"] and rules(v) == ["CK-KNIGHT-9"]
+
+
+def test_a_knight_moves_to_an_empty_intersection_CK_KNIGHT_6(client):
+    """CK-KNIGHT-6: a knight moves to an empty intersection; one holding the player's own knight (or city)
+    is refused for it."""
+    c = ck(knights=[knight(0, NE, 1, True), knight(0, SE)])
+    st = position(ck_state=c, roads=((0, E_N_NE), (0, E_NE_SE), (0, E_SE_S), (1, E_S_SW), (1, E_SW_NW)))
+    for to in (SE, N):
+        v = post(client, st, act("move_knight", **{"from": list(NE), "to": list(to)}))
+        assert not v["legal"] and rules(v) == ["CK-KNIGHT-6"] and "occupied" in v["violations"][0]["message"], to
+

@@ -332,3 +332,15 @@ def test_bishop_moves_the_robber_to_another_land_hex_BASE_ROBBER_3(client):
         v = play(client, st, "bishop", hex=h)
         assert not v["legal"] and rules(v) == ["BASE-ROBBER-3"], (h, v["violations"])
     assert play(client, st, "bishop", hex=[1, -1])["legal"]
+
+
+def test_medicine_upgrades_only_an_own_settlement_BASE_BUILD_6(client):
+    """BASE-BUILD-6 (CK-PROG-S6): Medicine upgrades one of the player's settlements: not a city, not an
+    opponent's settlement."""
+    st = holding("medicine", hands={0: hand(ore=2, grain=1)}, settlements=((0, SE), (1, (-1, 0, "N"))),
+                 cities=((0, N),))
+    for node in (N, (-1, 0, "N")):
+        v = play(client, st, "medicine", node=list(node))
+        assert not v["legal"] and rules(v) == ["BASE-BUILD-6"], (node, v["violations"])
+    ok = play(client, st, "medicine", node=list(SE))
+    assert ok["legal"] and {"player": 0, "node": list(SE)} in ok["state"]["pieces"]["cities"]

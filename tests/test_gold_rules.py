@@ -243,6 +243,28 @@ def test_road_building_still_costs_gold(client):
     assert rules(v) == ["GOLD-019"]
 
 
+def test_gold_buys_only_what_the_bank_holds_BASE_TRADE_9(client):
+    """BASE-TRADE-9 (GOLD-016): the bank sells for gold only the cards it holds: with every brick in hands
+    none is bought; with Cities & Knights neither is a resource nor a commodity it lacks."""
+    st = base_position(hands={0: full(), 1: full(brick=19)}, gold={0: 4})
+    v = adjudicate(client, st, act("gold_trade", give={"gold": 2}, get={"brick": 1}))
+    assert not v["legal"] and rules(v) == ["BASE-TRADE-9"]
+    assert adjudicate(client, st, act("gold_trade", give={"gold": 2}, get={"ore": 1}))["legal"]
+    from service.engine.core import Action
+    from service.engine.modules.cities_and_knights import store
+    from service.engine.referee import adjudicate as engine_adjudicate
+    from service.engine.scenarios import scenario_of, start_game
+    s = start_game("GOLD", 4, 7, {"cities_and_knights": True})
+    scen, g = scenario_of(s), MapGraph.build(s.terrain_map())
+    s.phase, s.flags.rolled, s.turn = "main", True, 1
+    s.players[1].resources["brick"] += s.bank["brick"]
+    s.bank["brick"] = 0
+    v = engine_adjudicate(s, Action("gold_trade", 0, {"give": {"gold": 2}, "get": {"brick": 1}}), g, scen)
+    assert not v.legal and [x.rule for x in v.violations] == ["BASE-TRADE-9"]
+    ok = engine_adjudicate(s, Action("gold_trade", 0, {"give": {"gold": 2}, "get": {"ore": 1}}), g, scen)
+    assert ok.legal and store.cards_of(ok.state, 0)["ore"] == store.cards_of(s, 0)["ore"] + 1
+
+
 def test_three_cards_held_buy_one_gold_GOLD_018(client):
     """GOLD-018: the bank pays 1 gold for any 3 resource cards the player holds: cards not held are
     refused for it (the hand never goes below zero)."""
