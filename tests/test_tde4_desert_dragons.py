@@ -436,9 +436,9 @@ def test_a_knight_removes_a_landscape_dragon_from_the_game_TDE4_021(client):
     ss = ss_of(v)
     assert ss["dragons"] == [[2, 2]] and ss["removed"] == 1 and ss["gathered"] == 18
     assert v["derived"]["dragons"]["removed"] == 1
-    for h, why in (([1, 2], "desert"), ([0, 2], "no dragon")):
+    for h, why in (([1, 2], "not from the desert"), ([0, 2], "no dragon")):
         bad = adjudicate(client, st, act("play_knight", hex=h))
-        assert not bad["legal"] and rules(bad) == ["TDE4-021"], why
+        assert not bad["legal"] and rules(bad) == ["TDE4-021"] and why in bad["violations"][0]["message"], why
 
 
 def test_a_knight_steals_nothing_and_there_is_no_largest_army_TDE4_022(client):

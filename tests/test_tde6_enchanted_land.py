@@ -379,6 +379,38 @@ def test_a_knight_is_sent_only_to_where_the_ship_line_lands_TDE6_012(client):
     assert ok["legal"], ok["violations"]
 
 
+def test_a_knight_across_never_moves_onto_a_settlement_TDE6_016(client):
+    """TDE6-016 (R-076): a knight on the Enchanted Land moves to a free intersection: one holding a
+    settlement is refused for it, even where a dragon token lies (the coast's own rule, TDE6-017, would let
+    it end there)."""
+    st = position(**line(knights=[kn(0, LANDING)], settlements=[(0, SETTLE), (1, COAST_1)]), sent=[0])
+    st["scenario_state"]["dragons"][0]["node"] = list(COAST_1)
+    v = adjudicate(client, st, act("move_knight", **{"from": list(LANDING), "to": list(COAST_1)}))
+    assert not v["legal"] and rules(v) == ["TDE6-016"] and "holds a settlement" in v["violations"][0]["message"]
+
+
+def test_a_retreat_is_named_only_when_a_knight_is_displaced_TDE6_018(client):
+    """TDE6-018: a retreat is named for a knight displaced on landing; with nobody displaced it is refused."""
+    st = position(**line(knights=[kn(0, HOME_KNIGHT)]))
+    v = adjudicate(client, st, act("transfer_knight", **{"from": list(HOME_KNIGHT), "to": list(LANDING),
+                                                         "retreat": list(COAST_1)}))
+    assert not v["legal"] and rules(v) == ["TDE6-018"] and v["violations"][0]["path"] == "/action/retreat"
+
+
+def test_no_road_on_the_enchanted_land_by_a_progress_card_TDE6_011(client):
+    """TDE6-011: no road on the Enchanted Land, neither by Road Building nor as the Diplomat's
+    replacement."""
+    from tests.ck_util import with_cards
+    st = position(**line(settlements=[(0, SETTLE), (0, LANDING)]))
+    st["scenario_state"]["cities_and_knights"] = with_cards(st["scenario_state"]["cities_and_knights"], 0,
+                                                            "road_building", "diplomat")
+    v = adjudicate(client, st, act("play_progress", card="road_building",
+                                   pieces=[{"kind": "road", "edge": [7, 1, "SE"]}]))
+    assert not v["legal"] and rules(v) == ["TDE6-011"], v["violations"]
+    v = adjudicate(client, st, act("play_progress", card="diplomat", edge=list(ROAD), replace=[7, 1, "SE"]))
+    assert not v["legal"] and rules(v) == ["TDE6-011"], v["violations"]
+
+
 def test_an_own_settlement_on_the_landing_sends_the_knight_beside_it_TDE6_014(client):
     st = position(**line(settlements=[(0, SETTLE), (0, LANDING)], knights=[kn(0, HOME_KNIGHT)]))
     v = adjudicate(client, st, act("transfer_knight", **{"from": list(HOME_KNIGHT), "to": list(LANDING)}))
