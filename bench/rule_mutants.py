@@ -46,6 +46,9 @@ EQUIVALENT = {
         "both ways of building a settlement refuse an occupied intersection first (BASE-BUILD-8)",
     ("service/engine/modules/cities_and_knights/actions.py", "only resources and commodities are traded (CK-COM-4)"):
         "with Cities & Knights the input boundary admits only resource and commodity names in a trade",
+    ("service/engine/modules/tde6_enchanted_land/knights.py", "no free inland intersection of the Enchanted Land is left"):
+        "18 inland intersections, no building inland (TDE6-009) and at most one knight across per player "
+        "(TDE6-013): one is always free",
 }
 
 

@@ -485,6 +485,14 @@ def test_a_stronger_knight_displaces_a_weaker_one_anywhere_free_inland_TDE6_018(
     assert not v["legal"] and rules(v)[0] == "TDE6-018"
 
 
+def test_a_displacement_goes_onto_an_opponents_knight_TDE6_018(client):
+    """TDE6-018 (R-076): displace_knight goes onto an opponent's knight; onto an empty intersection it is
+    refused for that."""
+    st = position(**line(knights=[kn(0, LANDING, level=2)]), sent=[0])
+    v = adjudicate(client, st, act("displace_knight", **{"from": list(LANDING), "to": list(FREE_3)}))
+    assert not v["legal"] and rules(v) == ["TDE6-018"] and "holds no opponent's knight" in v["violations"][0]["message"]
+
+
 # -- fighting: TDE6-019..022, R-077 -------------------------------------------------------------------
 
 def on_dragon(level=1, **kw):

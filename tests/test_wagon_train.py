@@ -489,6 +489,20 @@ def test_a_chase_is_rolled_only_near_the_warship_WAG_036(client):
     v = refused(adjudicate(client, st, {"type": "chase_warship", "player": 0, "owner": 1, "to": [4, 0], "die": 6}),
                 "WAG-036", "/action")
     assert "about to enter a corner" in v["violations"][0]["message"]
+    corners = set(hex_corners(WS))
+    a = next(n for n in (WA, WB) if n not in corners)
+    near = wag(wagons={0: {"node": list(a), "level": 2}}, warships={1: WS})
+    chase = {"type": "chase_warship", "player": 0, "owner": 1, "to": [5, 1], "die": 1}
+    for owner in (0, 2):                                             # own, or an opponent with no warship
+        v = refused(adjudicate(client, near, {**chase, "owner": owner}), "WAG-036", "/action/owner")
+        assert "no warship to chase" in v["violations"][0]["message"]
+    v = refused(adjudicate(client, wag(wagons={0: a}, warships={1: WS}), chase), "WAG-036", "/action")
+    assert "no die numbers" in v["violations"][0]["message"]          # level 1
+    v = refused(adjudicate(client, near, {k: x for k, x in chase.items() if k != "to"}), "WAG-036", "/action/to")
+    assert "name the vacant adjacent sea hex" in v["violations"][0]["message"]
+    lost = after(ok(adjudicate(client, near, chase)))
+    v = refused(adjudicate(client, lost, chase), "WAG-036", "/action/owner")
+    assert "chased already this turn" in v["violations"][0]["message"]
 
 
 def test_a_drive_off_target_must_be_land_not_conquered(client):
