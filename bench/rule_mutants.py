@@ -49,6 +49,9 @@ EQUIVALENT = {
     ("service/engine/modules/tde6_enchanted_land/knights.py", "no free inland intersection of the Enchanted Land is left"):
         "18 inland intersections, no building inland (TDE6-009) and at most one knight across per player "
         "(TDE6-013): one is always free",
+    ("service/engine/modules/tde6_enchanted_land/scenario.py", "only knights are on the Enchanted Land: "):
+        "the Deserter's own check (CK-PROG-P3) first wants one of the target's knights named; with all of them "
+        "across that one is across, refused by the line before",
 }
 
 

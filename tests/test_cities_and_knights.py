@@ -1091,3 +1091,25 @@ def test_a_knight_moves_to_an_empty_intersection_CK_KNIGHT_6(client):
         v = post(client, st, act("move_knight", **{"from": list(NE), "to": list(to)}))
         assert not v["legal"] and rules(v) == ["CK-KNIGHT-6"] and "occupied" in v["violations"][0]["message"], to
 
+
+
+def test_a_domestic_trade_is_no_gift_BASE_TRADE_3(client):
+    """BASE-TRADE-3 with Cities & Knights: a domestic trade has a card on each side; a gift is refused."""
+    st = position(hands={0: hand(ore=1), 1: hand(wool=1)})
+    v = post(client, st, act("domestic_trade", partner=1, give={"ore": 1}, get={}, accepted=True))
+    assert not v["legal"] and rules(v) == ["BASE-TRADE-3"], v["violations"]
+    assert post(client, st, act("domestic_trade", partner=1, give={"ore": 1}, get={"wool": 1}, accepted=True))["legal"]
+
+
+def test_a_domestic_trade_is_with_another_player_BASE_TRADE_2(client):
+    """BASE-TRADE-2 with Cities & Knights: the partner of a domestic trade is another player, one of the two
+    is the active player, and each gives only cards held."""
+    st = position(hands={0: hand(ore=1, wool=1)})
+    v = post(client, st, act("domestic_trade", partner=0, give={"ore": 1}, get={"wool": 1}, accepted=True))
+    assert not v["legal"] and rules(v) == ["BASE-TRADE-2"] and v["violations"][0]["path"] == "/action/partner"
+    st = position(hands={0: hand(ore=1, wool=1), 1: hand(grain=1), 2: hand(brick=1)})
+    v = post(client, st, act("domestic_trade", 1, partner=2, give={"grain": 1}, get={"brick": 1}, accepted=True))
+    assert not v["legal"] and rules(v) == ["BASE-TRADE-2"] and "non-active players" in v["violations"][0]["message"]
+    v = post(client, st, act("domestic_trade", partner=1, give={"ore": 2}, get={"grain": 1}, accepted=True))
+    assert not v["legal"] and rules(v) == ["BASE-TRADE-2"] and "short of" in v["violations"][0]["message"]
+    assert post(client, st, act("domestic_trade", partner=1, give={"ore": 1}, get={"grain": 1}, accepted=True))["legal"]

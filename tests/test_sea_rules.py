@@ -417,6 +417,16 @@ def test_sea_031_a_knight_moves_robber_or_pirate(client):
     assert v["legal"] and v["state"]["robber"] == [3, 0]
 
 
+def test_sea_031_no_pirate_to_move_where_the_scenario_has_none(client):
+    """SEA-031: a Soldier card moves the robber or the pirate; where the scenario has no pirate (Gold)
+    naming it is refused for that."""
+    from .test_gold_rules import base_position
+    st = base_position()
+    st["players"][0]["dev_cards"] = {"knight": 1}
+    v = adjudicate(client, st, {"type": "play_knight", "player": 0, "target": "pirate", "hex": [0, 0]})
+    assert rules(v) == ["SEA-031"] and "no pirate" in v["violations"][0]["message"], v["violations"]
+
+
 def test_sea_032_no_ship_beside_the_pirate(client):
     st = sea(pirate=[2, 0])
     assert rules(adjudicate(client, st, ship((1, 1, "NE")))) == ["SEA-032"]

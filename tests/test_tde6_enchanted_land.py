@@ -621,6 +621,11 @@ def test_deserter_and_intrigue_leave_enchanted_land_knights_alone_TDE6_025(clien
     assert not v["legal"] and rules(v)[0] == "TDE6-025"
     v = adjudicate(client, st, act("play_progress", card="intrigue", node=list(LANDING)))
     assert not v["legal"] and rules(v)[0] == "TDE6-025"
+    both = position(**line(knights=[kn(1, LANDING), kn(1, HOME_KNIGHT)]), sent=[1])   # one knight at home too
+    both["scenario_state"]["cities_and_knights"] = with_cards(both["scenario_state"]["cities_and_knights"], 0,
+                                                              "deserter")
+    v = adjudicate(client, both, act("play_progress", card="deserter", target=1, removed=list(LANDING)))
+    assert not v["legal"] and rules(v) == ["TDE6-025"] and v["violations"][0]["path"] == "/action/removed"
 
 
 # -- the end: TDE6-026, R-078 -------------------------------------------------------------------------

@@ -385,8 +385,12 @@ def test_passing_a_trade_hex_does_not_enter_its_plaza(client):
 
 
 def test_a_plaza_is_entered_from_its_corners_and_left_to_them(client):
-    """R-093: corner <-> plaza at 0 MP; leaving on a later turn to any corner."""
+    """R-093: corner <-> plaza at 0 MP; leaving on a later turn to any corner; WAG-014: a segment ends on a
+    plaza or with a jump, not both."""
     refused(adjudicate(client, wag(wagons={0: A}), move(plaza="castle")), "WAG-014", "/action/plaza")
+    v = refused(adjudicate(client, wag(wagons={0: corner(CASTLE, "N")}), move(plaza="castle", jump=corner(CASTLE, "S"))),
+                "WAG-014", "/action/jump")                           # a segment ends one way only
+    assert "not both" in v["violations"][0]["message"]
     st = wag(wagons={0: "castle"})
     c = hex_corners(CASTLE)
     v = ok(adjudicate(client, st, move(path=[c[3], c[2]])))
@@ -468,6 +472,14 @@ def test_a_failed_drive_off_changes_nothing_but_the_attempt(client):
     assert mp_used(after(ok(adjudicate(client, after(v), move(path=[B]))))) == 4
 
 
+def test_a_wagon_moves_only_once_on_the_board_WAG_004(client):
+    """WAG-004 (R-097): a player's wagon starts on the first settlement; with none on the board a move is
+    refused for it."""
+    v = refused(adjudicate(client, wag(wagons={1: A}), move(path=[B])), "WAG-004", "/action")
+    assert "no wagon on the board" in v["violations"][0]["message"]
+    ok(adjudicate(client, wag(wagons={0: A}), move(path=[B])))
+
+
 def test_a_drive_off_needs_a_barbarian_the_wagon_beside_it_and_a_target_WAG_028(client):
     """WAG-028 (R-113): a barbarian is driven off a hex that holds one, by a wagon pausing on a corner of
     it, naming before the roll where it goes."""
@@ -484,7 +496,7 @@ def test_a_drive_off_needs_a_barbarian_the_wagon_beside_it_and_a_target_WAG_028(
 
 def test_a_chase_is_rolled_only_near_the_warship_WAG_036(client):
     """WAG-036 (R-116): the chase is rolled as the wagon is about to enter a corner of the warship's hex;
-    far from it, it is refused for that."""
+    far from it, it is refused for that; WAG-034: not once the tribute is paid for the turn."""
     st = wag(wagons={0: {"node": [0, 0, "N"], "level": 2}}, warships={1: WS})
     v = refused(adjudicate(client, st, {"type": "chase_warship", "player": 0, "owner": 1, "to": [4, 0], "die": 6}),
                 "WAG-036", "/action")
@@ -500,6 +512,8 @@ def test_a_chase_is_rolled_only_near_the_warship_WAG_036(client):
     assert "no die numbers" in v["violations"][0]["message"]          # level 1
     v = refused(adjudicate(client, near, {k: x for k, x in chase.items() if k != "to"}), "WAG-036", "/action/to")
     assert "name the vacant adjacent sea hex" in v["violations"][0]["message"]
+    paid = wag(wagons={0: {"node": list(a), "level": 2}}, warships={1: WS}, turn={"player": 0, "tribute": [1]})
+    refused(adjudicate(client, paid, chase), "WAG-034", "/action/owner")    # WAG-034: nothing left to gain
     lost = after(ok(adjudicate(client, near, chase)))
     v = refused(adjudicate(client, lost, chase), "WAG-036", "/action/owner")
     assert "chased already this turn" in v["violations"][0]["message"]
