@@ -15,8 +15,10 @@ and the outcome, then the count of survivors (target: none).
 ``--own`` runs only the ID's own tests: the test functions that name it in their name or docstring (those
 written for the rule), not the ones that only mention it (a property test listing IDs, a long random game);
 an ID without one counts as a survivor. ``--all-sites`` mutates every refusing line of each ID in turn
-instead of one chosen by the seed. Tests marked ``slow`` are never run. Not part of the default test run
-(``tests/test_rule_mutants.py`` only checks, on one ID, that a mutant is made and killed).
+instead of one chosen by the seed. Tests marked ``slow`` are never run. Lines no request can reach
+(``EQUIVALENT``, each with its reason) are not mutated. Not part of the default test run
+(``tests/test_rule_mutants.py`` only checks, on one ID, that its line and own test are found and a mutant
+is made). See docs/rule-checks.md.
 """
 from __future__ import annotations
 
