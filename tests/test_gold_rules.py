@@ -390,8 +390,10 @@ def test_ship_moves_two_spaces_and_names_the_first_illegal_step(client):
     assert rules(v) == ["GOLD-024"] and v["violations"][0]["path"] == "/action/path/2"
     v = adjudicate(client, st, act("sail_ship", ship=0, path=[TO_GOLD[0], [3, 5, "E"]]))
     assert rules(v) == ["GOLD-024"] and v["violations"][0]["path"] == "/action/path/1"
+    assert "does not touch" in v["violations"][0]["message"]
     v = adjudicate(client, st, act("sail_ship", ship=0, path=[[2, 2, "SE"]]))       # land: not a space
     assert rules(v) == ["GOLD-024"] and v["violations"][0]["path"] == "/action/path/0"
+    assert "is not a space" in v["violations"][0]["message"]
     moved = copy.deepcopy(st)
     moved["scenario_state"]["ships"][0].update(edge=TO_GOLD[1], moved=2)
     v = adjudicate(client, moved, act("sail_ship", ship=0, path=[TO_GOLD[2]]))
