@@ -207,6 +207,8 @@ def test_progress_limit_end_of_turn(client):
     assert not v["legal"] and rules(v) == ["CK-PROG-5"]
     v = post(client, st, act("end_turn", put_back=["spy"]))
     assert v["legal"] and ckof(v)["hands"]["0"]["spy"] == 1 and ckof(v)["decks"]["politics"]["spy"] == 2
+    v = post(client, st, act("end_turn", put_back=["crane"]))             # a card not held goes nowhere
+    assert not v["legal"] and rules(v) == ["CK-PROG-5"] and "holds no crane" in v["violations"][0]["message"]
 
 
 # -- the 7 (CK-SEVEN-*, CK-WALL-2, CK-COM-3) -------------------------------------------------------------
@@ -1113,3 +1115,18 @@ def test_a_domestic_trade_is_with_another_player_BASE_TRADE_2(client):
     v = post(client, st, act("domestic_trade", partner=1, give={"ore": 2}, get={"grain": 1}, accepted=True))
     assert not v["legal"] and rules(v) == ["BASE-TRADE-2"] and "short of" in v["violations"][0]["message"]
     assert post(client, st, act("domestic_trade", partner=1, give={"ore": 1}, get={"grain": 1}, accepted=True))["legal"]
+
+
+def test_only_an_inactive_knight_is_activated_and_only_an_active_one_acts_CK_KNIGHT_3_CK_KNIGHT_5(client):
+    """CK-KNIGHT-3: grain activates an inactive knight; an active one is refused for it. CK-KNIGHT-5: only
+    an active knight acts (moves). CK-KNIGHT-7: a knight displaces an opponent's knight, not an empty
+    intersection."""
+    st = position(hands={0: hand(grain=1)}, ck_state=ck(knights=[knight(0, NE, 1, True)]))
+    v = post(client, st, act("activate_knight", node=list(NE)))
+    assert not v["legal"] and rules(v) == ["CK-KNIGHT-3"] and "already active" in v["violations"][0]["message"]
+    idle = position(ck_state=ck(knights=[knight(0, NE)]))
+    v = post(client, idle, act("move_knight", **{"from": list(NE), "to": list(SE)}))
+    assert not v["legal"] and rules(v) == ["CK-KNIGHT-5"] and "only an active knight" in v["violations"][0]["message"]
+    strong = position(ck_state=ck(knights=[knight(0, NE, 2, True)]))
+    v = post(client, strong, act("displace_knight", **{"from": list(NE), "to": list(SE)}))
+    assert not v["legal"] and rules(v) == ["CK-KNIGHT-7"] and "holds no opponent's knight" in v["violations"][0]["message"]

@@ -156,7 +156,8 @@ def test_every_building_costs_gold(client, action, rule, need):
 
 
 def test_development_card_has_two_prices(client):
-    """GOLD-011: wool + ore + grain + 1 gold, or wool + ore + 2 gold, at the buyer's choice."""
+    """GOLD-011: wool + ore + grain + 1 gold, or wool + ore + 2 gold, at the buyer's choice; BASE-COMP-3:
+    none once the deck is empty."""
     st = base_position(hands={0: full(wool=1, ore=1, grain=1)}, gold={0: 2})
     v = adjudicate(client, st, act("buy_development_card", price="grain", card="knight"))
     assert v["legal"] and v["state"]["players"][0]["gold"] == 1
@@ -169,6 +170,11 @@ def test_development_card_has_two_prices(client):
     assert rules(v) == ["GOLD-011"]
     v = adjudicate(client, st, act("buy_development_card"))          # no grain: the 2-gold price, short 1
     assert rules(v) == ["GOLD-011"] and "gold" in v["violations"][0]["message"]
+    st = base_position(hands={0: full(wool=1, ore=1, grain=1)}, gold={0: 2})
+    st["players"][1]["dev_cards"] = {"knight": 14, "victory_point": 5, "road_building": 2, "year_of_plenty": 2,
+                                     "monopoly": 2}                   # BASE-COMP-3: every card dealt
+    v = adjudicate(client, st, act("buy_development_card", price="grain"))
+    assert rules(v) == ["BASE-COMP-3"], v["violations"]
 
 
 def test_a_card_bought_at_either_price_ends_trading_under_strict_phases(client):
