@@ -108,6 +108,9 @@ def test_road_building_places_two_free_roads_the_first_anchoring_the_second_BASE
         == ["BASE-BUILD-4"]
     one = adjudicate(client, st, {"type": "play_road_building", "player": 0, "pieces": pieces[:1]})
     assert rules(one) == ["BASE-DEV-6"]                                  # 2 roads while the supply has them
+    ship = adjudicate(client, st, {"type": "play_road_building", "player": 0,
+                                   "pieces": [pieces[0], {"kind": "ship", "edge": [1, -1, "SE"]}]})
+    assert rules(ship) == ["BASE-DEV-6"] and "no ships" in ship["violations"][0]["message"]
 
 
 def test_road_building_with_one_road_left_places_one_and_with_none_is_refused_BASE_DEV_6(client):

@@ -1124,9 +1124,18 @@ def test_only_an_inactive_knight_is_activated_and_only_an_active_one_acts_CK_KNI
     st = position(hands={0: hand(grain=1)}, ck_state=ck(knights=[knight(0, NE, 1, True)]))
     v = post(client, st, act("activate_knight", node=list(NE)))
     assert not v["legal"] and rules(v) == ["CK-KNIGHT-3"] and "already active" in v["violations"][0]["message"]
+    idle = position(hands={0: hand(grain=1)}, ck_state=ck(knights=[knight(0, NE)]))
+    v = post(client, idle, act("activate_knight", node=list(NE), pay="gold"))            # gold: a GOLD rule
+    assert not v["legal"] and rules(v) == ["CK-KNIGHT-3"] and "1 grain" in v["violations"][0]["message"]
+    acted = position(ck_state=ck(knights=[knight(0, NE, 1, True, acted=True)]))
+    v = post(client, acted, act("move_knight", **{"from": list(NE), "to": list(SE)}))
+    assert not v["legal"] and rules(v) == ["CK-KNIGHT-5"] and "has acted" in v["violations"][0]["message"]
     idle = position(ck_state=ck(knights=[knight(0, NE)]))
     v = post(client, idle, act("move_knight", **{"from": list(NE), "to": list(SE)}))
     assert not v["legal"] and rules(v) == ["CK-KNIGHT-5"] and "only an active knight" in v["violations"][0]["message"]
     strong = position(ck_state=ck(knights=[knight(0, NE, 2, True)]))
     v = post(client, strong, act("displace_knight", **{"from": list(NE), "to": list(SE)}))
     assert not v["legal"] and rules(v) == ["CK-KNIGHT-7"] and "holds no opponent's knight" in v["violations"][0]["message"]
+    far = position(ck_state=ck(knights=[knight(0, NE, 2, True), knight(1, SW)]))
+    v = post(client, far, act("displace_knight", **{"from": list(NE), "to": list(SW)}))
+    assert not v["legal"] and rules(v) == ["CK-KNIGHT-7"] and "is not reached" in v["violations"][0]["message"]

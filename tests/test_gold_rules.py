@@ -175,6 +175,9 @@ def test_development_card_has_two_prices(client):
                                      "monopoly": 2}                   # BASE-COMP-3: every card dealt
     v = adjudicate(client, st, act("buy_development_card", price="grain"))
     assert rules(v) == ["BASE-COMP-3"], v["violations"]
+    st["players"][1]["dev_cards"] = {"knight": 14}                   # no knight left; other cards are
+    v = adjudicate(client, st, act("buy_development_card", price="grain", card="knight"))
+    assert rules(v) == ["BASE-COMP-3"] and "holds no knight" in v["violations"][0]["message"], v["violations"]
 
 
 def test_a_card_bought_at_either_price_ends_trading_under_strict_phases(client):
@@ -247,6 +250,25 @@ def test_road_building_still_costs_gold(client):
     st["players"][0]["gold"] = 1
     v = adjudicate(client, st, act("play_road_building", pieces=pieces))
     assert rules(v) == ["GOLD-019"]
+
+
+def test_road_building_places_what_the_supply_allows_BASE_DEV_6():
+    """BASE-DEV-6 in Gold: Road Building places 2 pieces, or what the supply allows: with one road left and
+    no ship, two are refused for it (the supply set on the engine's state: a posted one would need 14 ships
+    with homes)."""
+    from service.engine.core import Action
+    from service.engine.referee import adjudicate as engine_adjudicate
+    from service.engine.scenarios import scenario_of, start_game
+    s = start_game("GOLD", 4, 7, {})
+    scen, g = scenario_of(s), MapGraph.build(s.terrain_map())
+    s.phase, s.flags.rolled, s.turn = "main", True, 1
+    s.dev_deck["road_building"] -= 1
+    s.players[0].dev_cards["road_building"] = 1
+    s.players[0].supply.update(roads=1, ships=0)
+    pieces = [{"kind": "road", "edge": (3, 2, "NE")}, {"kind": "road", "edge": (4, 1, "SE")}]
+    v = engine_adjudicate(s, Action("play_road_building", 0, {"pieces": pieces}), g, scen, with_derived=False)
+    assert not v.legal and [x.rule for x in v.violations] == ["BASE-DEV-6"], v.violations
+    assert "places 1 piece" in v.violations[0].message
 
 
 def test_gold_buys_only_what_the_bank_holds_BASE_TRADE_9(client):
