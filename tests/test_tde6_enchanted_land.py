@@ -500,6 +500,12 @@ def on_dragon(level=1, **kw):
     return position(**line(knights=[kn(0, DRAGON, level=level, **kw)]), sent=[0], **scen)
 
 
+def test_a_knight_that_acted_does_not_fight_CK_KNIGHT_5(client):
+    """CK-KNIGHT-5 on the Enchanted Land: a knight acts once a turn; one that has acted fights no dragon."""
+    v = adjudicate(client, on_dragon(acted=True), act("fight_dragon", node=list(DRAGON), flags=1))
+    assert not v["legal"] and rules(v) == ["CK-KNIGHT-5"] and "has acted" in v["violations"][0]["message"]
+
+
 def test_a_fight_comes_in_a_turn_after_the_activation_R_077_TDE6_019(client):
     fight = act("fight_dragon", node=list(DRAGON), flags=1)
     v = adjudicate(client, on_dragon(activated=True), fight)
