@@ -24,7 +24,8 @@ def res(v, p):
 
 
 def test_buying_pays_the_cost_and_takes_a_hidden_card_from_the_deck_BASE_DEV_1(client):
-    """Buying pays the cost and takes a hidden card from the deck (BASE-DEV-1)."""
+    """Buying pays the cost and takes a hidden card from the deck (BASE-DEV-1); a card the deck no longer
+    holds is not drawn (BASE-COMP-3)."""
     st = state(radius_board(2), hands={0: hand(wool=1, grain=1, ore=2)}, rng={"seed": 5, "counter": 0})
     v = adjudicate(client, st, {"type": "buy_development_card", "player": 0})
     assert v["legal"]
@@ -34,6 +35,9 @@ def test_buying_pays_the_cost_and_takes_a_hidden_card_from_the_deck_BASE_DEV_1(c
     assert sum(v["state"]["dev_deck"].values()) == 24
     chosen = adjudicate(client, st, {"type": "buy_development_card", "player": 0, "card": "monopoly"})
     assert chosen["state"]["dev_deck"]["monopoly"] == 1
+    gone = with_cards(state(radius_board(2), hands={0: hand(wool=1, grain=1, ore=2)}), 1, held={"monopoly": 2})
+    v = adjudicate(client, gone, {"type": "buy_development_card", "player": 0, "card": "monopoly"})
+    assert rules(v) == ["BASE-COMP-3"] and "holds no monopoly" in v["violations"][0]["message"]   # BASE-COMP-3
     assert rules(adjudicate(client, state(radius_board(2), hands={0: hand(wool=1, grain=1)}),
                             {"type": "buy_development_card", "player": 0})) == ["BASE-DEV-1"]
     other = state(radius_board(2), current=1, hands={0: DEV_COST})
@@ -108,6 +112,9 @@ def test_road_building_places_two_free_roads_the_first_anchoring_the_second_BASE
         == ["BASE-BUILD-4"]
     one = adjudicate(client, st, {"type": "play_road_building", "player": 0, "pieces": pieces[:1]})
     assert rules(one) == ["BASE-DEV-6"]                                  # 2 roads while the supply has them
+    ship = adjudicate(client, st, {"type": "play_road_building", "player": 0,
+                                   "pieces": [pieces[0], {"kind": "ship", "edge": [1, -1, "SE"]}]})
+    assert rules(ship) == ["BASE-DEV-6"] and "no ships" in ship["violations"][0]["message"]
 
 
 def test_road_building_with_one_road_left_places_one_and_with_none_is_refused_BASE_DEV_6(client):

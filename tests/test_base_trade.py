@@ -52,7 +52,8 @@ def test_a_domestic_trade_moves_the_agreed_cards_between_the_two_players_BASE_TR
     assert rules(adjudicate(client, st, domestic({"wool": 2}, {"ore": 1}, accepted=False))) == ["BASE-TRADE-2"]
     assert rules(adjudicate(client, st, domestic({"wool": 3}, {"ore": 1}))) == ["BASE-TRADE-2"]   # not held
     assert rules(adjudicate(client, st, domestic({"wool": 1}, {"ore": 2}))) == ["BASE-TRADE-2"]   # partner lacks
-    assert rules(adjudicate(client, st, domestic({"wool": 1}, {"ore": 1}, partner=0))) == ["BASE-TRADE-2"]
+    self_trade = adjudicate(client, st, domestic({"wool": 1}, {"ore": 1}, partner=0))
+    assert rules(self_trade) == ["BASE-TRADE-2"] and "between two players" in self_trade["violations"][0]["message"]
 
 
 def test_non_active_players_never_trade_with_each_other_BASE_TRADE_2(client):

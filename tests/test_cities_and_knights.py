@@ -207,6 +207,8 @@ def test_progress_limit_end_of_turn(client):
     assert not v["legal"] and rules(v) == ["CK-PROG-5"]
     v = post(client, st, act("end_turn", put_back=["spy"]))
     assert v["legal"] and ckof(v)["hands"]["0"]["spy"] == 1 and ckof(v)["decks"]["politics"]["spy"] == 2
+    v = post(client, st, act("end_turn", put_back=["crane"]))             # a card not held goes nowhere
+    assert not v["legal"] and rules(v) == ["CK-PROG-5"] and "holds no crane" in v["violations"][0]["message"]
 
 
 # -- the 7 (CK-SEVEN-*, CK-WALL-2, CK-COM-3) -------------------------------------------------------------
@@ -481,7 +483,7 @@ def test_knight_blocks_settlement_and_roads(client):
 # -- walls, improvements, metropolises (CK-WALL-1, CK-IMP-*) ---------------------------------------------
 
 def test_city_wall(client):
-    """CK-WALL-1: 2 brick under an own city without a wall, 3 per player."""
+    """CK-WALL-1: 2 brick under an own city without a wall, 3 per player: a fourth wall is refused."""
     st = position(hands={0: hand(brick=2)})
     v = post(client, st, act("build_wall", node=list(N)))
     assert v["legal"] and ckof(v)["walls"] == [list(N)]
@@ -489,6 +491,10 @@ def test_city_wall(client):
     assert not twice["legal"] and rules(twice) == ["CK-WALL-1"]
     not_city = post(client, st, act("build_wall", node=list(S)))
     assert not not_city["legal"] and rules(not_city) == ["CK-WALL-1"]
+    four = position(hands={0: hand(brick=2)}, cities=((0, N), (0, SE), (0, SW), (0, (1, -1, "N")), (1, (-1, 0, "N"))),
+                    ck_state=ck(walls=[list(N), list(SE), list(SW)]))
+    v = post(client, four, act("build_wall", node=[1, -1, "N"]))
+    assert not v["legal"] and rules(v) == ["CK-WALL-1"] and "at most 3" in v["violations"][0]["message"]
 
 
 def test_improvement_levels(client):
@@ -816,6 +822,10 @@ def test_chase_pirate(client):
     # with a pirate what the knight chases is a choice: left out, refused naming it (the list always names it)
     v = post(client, st, act("chase_robber", node=list(corner), hex=[1, 1]))
     assert rules(v) == ["CK-SEA-9"] and v["violations"][0]["path"] == "/action/target"
+    away = copy.deepcopy(st)
+    away["pirate"] = [2, -1] if corner not in [tuple(x) for x in hex_corners((2, -1))] else [1, 1]
+    v = post(client, away, act("chase_robber", node=list(corner), hex=[2, 0], target="pirate"))
+    assert not v["legal"] and rules(v) == ["CK-SEA-9"]                # not at the pirate's hex
 
 
 def test_bishop_moves_robber_only_and_ship_roads(client):
@@ -854,7 +864,8 @@ def test_city_on_its_side(client):
 
 
 def test_variant_meanies(client):
-    """CK-VAR-MEANIES (off by default): players choose which active knights fight; only those go inactive."""
+    """CK-VAR-MEANIES (off by default): players choose which active knights fight; only those go inactive.
+    CK-BARB-3: without the variant every active knight fights, and naming the fighters is refused for it."""
     ks = [knight(0, NE, 2, True), knight(0, (1, 0, "N"), 1, True)]
     st = attack_position(ks, roads=((0, E_N_NE), (0, (1, -1, "SE")), (1, E_S_SW)))
     v = roll(client, st, [1, 1], "ship", fighting={"0": [list(NE)]})
@@ -918,7 +929,7 @@ def test_setup_city_on_gold(client):
     v = post(client, st, act("build_settlement", 2, node=list(SW), gold_picks={"ore": 1}))
     assert v["legal"] and v["state"]["players"][2]["resources"]["ore"] == 1
     far = post(client, st, act("build_settlement", 2, node=[1, 0, "S"], gold_picks={"ore": 1}))
-    assert not far["legal"] and rules(far) == ["CK-SEA-12"]
+    assert not far["legal"] and rules(far) == ["CK-SEA-12"] and "leave gold_picks out" in far["violations"][0]["message"]
 
 
 @pytest.mark.parametrize("sid,players,seed", [("base", 4, 3), ("SC01", 3, 3), ("GOLD", 4, 3), ("base", 3, 8)])
@@ -988,3 +999,172 @@ def test_a_posted_knight_and_merchant_stand_on_the_board(client):
             assert any(e["pointer"].endswith("/merchant/hex") and "CK-PROG-T3" in e["detail"]
                        for e in r.get_json()["errors"])
     assert ck["merchant"] is None
+
+
+# -- refusals a broken implementation would pass (a mutation audit of the rules) ----------------------------
+
+def test_knight_built_only_on_an_empty_corner_reached_by_own_roads_CK_KNIGHT_1(client):
+    """CK-KNIGHT-1: a knight goes on an empty intersection touched by its owner's roads: not on the
+    owner's city, not on a knight, not off the board, not where only an opponent's road reaches."""
+    c = ck(knights=[knight(0, SE)])
+    st = position(hands={0: hand(wool=2, ore=2)}, ck_state=c)
+    for node in (N, SE, (40, 40, "N"), NW):
+        v = post(client, st, act("build_knight", node=list(node)))
+        assert not v["legal"] and rules(v) == ["CK-KNIGHT-1"], (node, v["violations"])
+    ok = post(client, st, act("build_knight", node=list(NE)))
+    assert ok["legal"] and [k["node"] for k in ckof(ok)["knights"]] == [list(SE), list(NE)]
+
+
+def test_knight_built_by_a_ship_only_where_own_ships_reach_CK_SEA_5(client):
+    """CK-SEA-5: with Seafarers a knight stands on a corner touched by its owner's roads or ships; a
+    corner neither reaches is refused for it."""
+    from service.engine.geometry import edge_nodes
+    st = sea_position(hands={0: hand(wool=1, ore=1)}, roads=())
+    st["pieces"]["ships"] = [{"player": 0, "edge": [1, 0, "NE"]}]
+    a, b = edge_nodes((1, 0, "NE"))
+    st["pieces"]["cities"] = [{"player": 0, "node": list(a)}, {"player": 1, "node": list(S)}]
+    v = post(client, st, act("build_knight", node=list(NW)))
+    assert not v["legal"] and rules(v) == ["CK-SEA-5"]
+    assert post(client, st, act("build_knight", node=list(b)))["legal"]
+
+
+def test_knight_moves_only_where_own_roads_and_ships_lead_CK_SEA_6(client):
+    """CK-SEA-6: with Seafarers a knight moves along its owner's roads and ships: an empty corner off that
+    network is refused for it, the far end of the ship line is reached."""
+    from service.engine.geometry import edge_nodes
+    from .ck_util import board
+    st = position(brd=board({(1, 1): "sea", (2, 0): "sea", (2, -1): "sea"}), scenario="seafarers", roads=(),
+                  cities=((0, (1, 0, "N")),))
+    st["pieces"]["ships"] = [{"player": 0, "edge": e} for e in ([1, 0, "NE"], [1, 0, "E"])]
+    a = edge_nodes((1, 0, "NE"))
+    start = next(n for n in a if n != (1, 0, "N"))
+    end = next(n for n in edge_nodes((1, 0, "E")) if n not in a)
+    st["scenario_state"]["cities_and_knights"]["knights"] = [knight(0, start, 1, True)]
+    v = post(client, st, act("move_knight", **{"from": list(start), "to": list(NW)}))
+    assert not v["legal"] and rules(v) == ["CK-SEA-6"]
+    ok = post(client, st, act("move_knight", **{"from": list(start), "to": list(end)}))
+    assert ok["legal"] and ckof(ok)["knights"][0]["node"] == list(end)
+
+
+def test_robber_moved_by_a_seven_goes_to_another_land_hex_BASE_ROBBER_3(client):
+    """BASE-ROBBER-3 with Cities & Knights: the robber moves to another land hex; staying put or going to
+    the frame is refused for it."""
+    st = position(phase="robber", ck_state=ck(attacks=1))
+    for h in ([-1, 0], [2, 0], [9, 9]):
+        v = post(client, st, act("move_robber", hex=h))
+        assert not v["legal"] and rules(v) == ["BASE-ROBBER-3"], (h, v["violations"])
+    ok = post(client, st, act("move_robber", hex=[1, -1]))
+    assert ok["legal"] and ok["state"]["robber"] == [1, -1]
+
+
+def test_no_level_beyond_the_fifth_CK_IMP_1(client):
+    """CK-IMP-1: a track has five levels; with all five bought another is refused for it, whatever the
+    commodities held."""
+    c = with_commodities(ck(), 0, coin=5, paper=5)
+    c["improvements"]["0"]["politics"] = 5
+    st = position(ck_state=c)
+    v = post(client, st, act("improve_city", track="politics"))
+    assert not v["legal"] and rules(v) == ["CK-IMP-1"] and "5 levels" in v["violations"][0]["message"]
+    ok = post(client, st, act("improve_city", track="science"))
+    assert ok["legal"] and ckof(ok)["improvements"]["0"]["science"] == 1
+
+
+def test_metropolis_placed_only_on_an_own_city_without_one_CK_IMP_7(client):
+    """CK-IMP-7: the metropolis taken at level 4 goes on one of the player's cities without one: with a
+    single such city, naming another intersection (an opponent's city, off the board) is refused for it."""
+    c = with_commodities(ck(), 0, coin=4)
+    c["improvements"]["0"]["politics"] = 3
+    st = position(ck_state=c)
+    for node in (S, (40, 40, "N")):
+        v = post(client, st, act("improve_city", track="politics", metropolis=list(node)))
+        assert not v["legal"] and rules(v) == ["CK-IMP-7"], (node, v["violations"])
+    ok = post(client, st, act("improve_city", track="politics", metropolis=list(N)))
+    assert ok["legal"] and ckof(ok)["metropolises"]["politics"]["node"] == list(N)
+
+
+def test_the_pirate_moves_to_another_sea_hex_with_cities_and_knights_SEA_029(client):
+    """SEA-029 with Cities & Knights: the pirate moves to another sea hex, never onto land nor where it
+    stands."""
+    sea = sea_position(phase="robber", ck_state=ck(attacks=1), pirate=[2, 0])
+    for h in ([1, 0], [2, 0]):
+        v = post(client, sea, act("move_pirate", hex=h))
+        assert not v["legal"] and rules(v) == ["SEA-029"], (h, v["violations"])
+    ok = post(client, sea, act("move_pirate", hex=[1, 1]))
+    assert ok["legal"] and ok["state"]["pirate"] == [1, 1]
+
+
+def test_maritime_trade_with_cities_and_knights_BASE_TRADE_6_BASE_TRADE_9(client):
+    """BASE-TRADE-6 with Cities & Knights: a maritime trade gives one kind for another; BASE-TRADE-9: the
+    bank gives only what it holds."""
+    st = position(hands={0: hand(ore=4), 2: hand(grain=19)})              # every grain card in a hand
+    same = post(client, st, act("maritime_trade", give={"ore": 4}, get={"ore": 1}))
+    assert not same["legal"] and rules(same) == ["BASE-TRADE-6"]
+    empty = post(client, st, act("maritime_trade", give={"ore": 4}, get={"grain": 1}))
+    assert not empty["legal"] and rules(empty) == ["BASE-TRADE-9"]
+    ok = post(client, st, act("maritime_trade", give={"ore": 4}, get={"wool": 1}))
+    assert ok["legal"] and ok["state"]["players"][0]["resources"]["wool"] == 1
+
+
+def test_the_chasing_knight_stands_at_the_robbers_hex_CK_KNIGHT_9(client):
+    """CK-KNIGHT-9: only a knight on a corner of the robber's hex chases it away."""
+    c = ck(knights=[knight(0, NE, 1, True)], attacks=1)
+    st = position(ck_state=c, robber=(-1, 0))
+    v = post(client, st, act("chase_robber", node=list(NE), hex=[-1, 1]))
+    assert not v["legal"] and rules(v) == ["CK-KNIGHT-9"]
+
+
+def test_a_knight_moves_to_an_empty_intersection_CK_KNIGHT_6(client):
+    """CK-KNIGHT-6: a knight moves to an empty intersection; one holding the player's own knight (or city)
+    is refused for it."""
+    c = ck(knights=[knight(0, NE, 1, True), knight(0, SE)])
+    st = position(ck_state=c, roads=((0, E_N_NE), (0, E_NE_SE), (0, E_SE_S), (1, E_S_SW), (1, E_SW_NW)))
+    for to in (SE, N):
+        v = post(client, st, act("move_knight", **{"from": list(NE), "to": list(to)}))
+        assert not v["legal"] and rules(v) == ["CK-KNIGHT-6"] and "occupied" in v["violations"][0]["message"], to
+
+
+
+def test_a_domestic_trade_is_no_gift_BASE_TRADE_3(client):
+    """BASE-TRADE-3 with Cities & Knights: a domestic trade has a card on each side; a gift is refused."""
+    st = position(hands={0: hand(ore=1), 1: hand(wool=1)})
+    v = post(client, st, act("domestic_trade", partner=1, give={"ore": 1}, get={}, accepted=True))
+    assert not v["legal"] and rules(v) == ["BASE-TRADE-3"], v["violations"]
+    assert post(client, st, act("domestic_trade", partner=1, give={"ore": 1}, get={"wool": 1}, accepted=True))["legal"]
+
+
+def test_a_domestic_trade_is_with_another_player_BASE_TRADE_2(client):
+    """BASE-TRADE-2 with Cities & Knights: the partner of a domestic trade is another player, one of the two
+    is the active player, and each gives only cards held."""
+    st = position(hands={0: hand(ore=1, wool=1)})
+    v = post(client, st, act("domestic_trade", partner=0, give={"ore": 1}, get={"wool": 1}, accepted=True))
+    assert not v["legal"] and rules(v) == ["BASE-TRADE-2"] and v["violations"][0]["path"] == "/action/partner"
+    st = position(hands={0: hand(ore=1, wool=1), 1: hand(grain=1), 2: hand(brick=1)})
+    v = post(client, st, act("domestic_trade", 1, partner=2, give={"grain": 1}, get={"brick": 1}, accepted=True))
+    assert not v["legal"] and rules(v) == ["BASE-TRADE-2"] and "non-active players" in v["violations"][0]["message"]
+    v = post(client, st, act("domestic_trade", partner=1, give={"ore": 2}, get={"grain": 1}, accepted=True))
+    assert not v["legal"] and rules(v) == ["BASE-TRADE-2"] and "short of" in v["violations"][0]["message"]
+    assert post(client, st, act("domestic_trade", partner=1, give={"ore": 1}, get={"grain": 1}, accepted=True))["legal"]
+
+
+def test_only_an_inactive_knight_is_activated_and_only_an_active_one_acts_CK_KNIGHT_3_CK_KNIGHT_5(client):
+    """CK-KNIGHT-3: grain activates an inactive knight; an active one is refused for it. CK-KNIGHT-5: only
+    an active knight acts (moves). CK-KNIGHT-7: a knight displaces an opponent's knight, not an empty
+    intersection."""
+    st = position(hands={0: hand(grain=1)}, ck_state=ck(knights=[knight(0, NE, 1, True)]))
+    v = post(client, st, act("activate_knight", node=list(NE)))
+    assert not v["legal"] and rules(v) == ["CK-KNIGHT-3"] and "already active" in v["violations"][0]["message"]
+    idle = position(hands={0: hand(grain=1)}, ck_state=ck(knights=[knight(0, NE)]))
+    v = post(client, idle, act("activate_knight", node=list(NE), pay="gold"))            # gold: a GOLD rule
+    assert not v["legal"] and rules(v) == ["CK-KNIGHT-3"] and "1 grain" in v["violations"][0]["message"]
+    acted = position(ck_state=ck(knights=[knight(0, NE, 1, True, acted=True)]))
+    v = post(client, acted, act("move_knight", **{"from": list(NE), "to": list(SE)}))
+    assert not v["legal"] and rules(v) == ["CK-KNIGHT-5"] and "has acted" in v["violations"][0]["message"]
+    idle = position(ck_state=ck(knights=[knight(0, NE)]))
+    v = post(client, idle, act("move_knight", **{"from": list(NE), "to": list(SE)}))
+    assert not v["legal"] and rules(v) == ["CK-KNIGHT-5"] and "only an active knight" in v["violations"][0]["message"]
+    strong = position(ck_state=ck(knights=[knight(0, NE, 2, True)]))
+    v = post(client, strong, act("displace_knight", **{"from": list(NE), "to": list(SE)}))
+    assert not v["legal"] and rules(v) == ["CK-KNIGHT-7"] and "holds no opponent's knight" in v["violations"][0]["message"]
+    far = position(ck_state=ck(knights=[knight(0, NE, 2, True), knight(1, SW)]))
+    v = post(client, far, act("displace_knight", **{"from": list(NE), "to": list(SW)}))
+    assert not v["legal"] and rules(v) == ["CK-KNIGHT-7"] and "is not reached" in v["violations"][0]["message"]

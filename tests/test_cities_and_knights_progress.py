@@ -52,11 +52,16 @@ def test_crane(client):
 
 
 def test_engineer(client):
-    """CK-PROG-S3: a free city wall under one of your cities."""
+    """CK-PROG-S3: a free city wall under one of your cities; CK-WALL-1: not under an opponent's city, and
+    not a fourth wall."""
     v = play(client, holding("engineer"), "engineer", node=list(N))
     assert v["legal"] and ckof(v)["walls"] == [list(N)]
     bad = play(client, holding("engineer"), "engineer", node=list(S))
     assert not bad["legal"] and rules(bad) == ["CK-WALL-1"]
+    four = holding("engineer", c=ck(walls=[list(N), list(SE), list(SW)]),
+                   cities=((0, N), (0, SE), (0, SW), (0, (1, -1, "N")), (1, (-1, 0, "N"))))
+    v = play(client, four, "engineer", node=[1, -1, "N"])
+    assert not v["legal"] and rules(v) == ["CK-WALL-1"] and "at most 3" in v["violations"][0]["message"]
 
 
 def test_inventor(client):
@@ -300,3 +305,61 @@ def test_a_field_of_another_card_is_refused(client):
     v = play(client, mono, "resource_monopoly", resource="ore", hex=[0, 1])
     assert not v["legal"] and rules(v) == ["CK-PROG-T5"] and v["violations"][0]["path"] == "/action/hex"
     assert play(client, mono, "resource_monopoly", resource="ore", hex=None)["legal"]   # null: left out
+
+
+# -- refusals a broken implementation would pass (a mutation audit of the rules) ----------------------------
+
+def test_a_card_that_would_do_nothing_is_refused_CK_PROG_10(client):
+    """CK-PROG-10: a progress card that would do nothing is not played: the Crane with no city, Road
+    Building with no road left, the Spy on a player with no card, the Warlord with no inactive knight, the
+    Master Merchant with nobody ahead."""
+    crane = play(client, holding("crane", cities=(), settlements=((0, N), (1, S))), "crane")
+    assert not crane["legal"] and rules(crane) == ["CK-PROG-10"]
+    from service.engine.geometry import hex_sides
+    taken = {E_N_NE, E_NE_SE, E_S_SW, E_SW_NW}
+    more = dict.fromkeys(e for h in ((1, -1), (1, 0), (0, 1), (-1, 0)) for e in hex_sides(h) if e not in taken)
+    mine = [E_N_NE, E_NE_SE] + list(more)[:13]                          # all 15 of player 0's roads built
+    st = holding("road_building", roads=[(0, e) for e in mine] + [(1, E_S_SW), (1, E_SW_NW)])
+    assert len(st["pieces"]["roads"]) == 17
+    rb = play(client, st, "road_building", pieces=[{"kind": "road", "edge": [-1, 1, "E"]}])
+    assert not rb["legal"] and rules(rb) == ["CK-PROG-10"]
+    spy = play(client, holding("spy"), "spy", target=1, progress="warlord")
+    assert not spy["legal"] and rules(spy) == ["CK-PROG-10"]
+    war = play(client, holding("warlord", c=ck(knights=[knight(0, NE, 1, True)])), "warlord")
+    assert not war["legal"] and rules(war) == ["CK-PROG-10"]
+    mm = play(client, holding("master_merchant", hands={1: hand(ore=2)}), "master_merchant", target=1,
+              take={"ore": 2})
+    assert not mm["legal"] and rules(mm) == ["CK-PROG-10"]
+    assert play(client, holding("warlord", c=ck(knights=[knight(0, NE)])), "warlord")["legal"]
+
+
+def test_deserter_knight_placed_on_an_empty_corner_of_own_roads_CK_KNIGHT_1(client):
+    """CK-KNIGHT-1 (CK-PROG-P3): the Deserter's knight goes where a built one may: an empty intersection
+    touched by the player's roads; not on a city, not off the player's network."""
+    st = holding("deserter", c=ck(knights=[knight(1, SW, 2, True)]))
+    for node in (N, NW, (40, 40, "N")):
+        v = play(client, st, "deserter", target=1, removed=list(SW), node=list(node))
+        assert not v["legal"] and rules(v) == ["CK-KNIGHT-1"], (node, v["violations"])
+    assert play(client, st, "deserter", target=1, removed=list(SW), node=list(NE))["legal"]
+
+
+def test_bishop_moves_the_robber_to_another_land_hex_BASE_ROBBER_3(client):
+    """BASE-ROBBER-3 (CK-PROG-P1): the Bishop moves the robber to another land hex: not where it stands,
+    not onto the frame."""
+    st = holding("bishop", c=ck(attacks=1))
+    for h in ([-1, 0], [2, 0]):
+        v = play(client, st, "bishop", hex=h)
+        assert not v["legal"] and rules(v) == ["BASE-ROBBER-3"], (h, v["violations"])
+    assert play(client, st, "bishop", hex=[1, -1])["legal"]
+
+
+def test_medicine_upgrades_only_an_own_settlement_BASE_BUILD_6(client):
+    """BASE-BUILD-6 (CK-PROG-S6): Medicine upgrades one of the player's settlements: not a city, not an
+    opponent's settlement."""
+    st = holding("medicine", hands={0: hand(ore=2, grain=1)}, settlements=((0, SE), (1, (-1, 0, "N"))),
+                 cities=((0, N),))
+    for node in (N, (-1, 0, "N")):
+        v = play(client, st, "medicine", node=list(node))
+        assert not v["legal"] and rules(v) == ["BASE-BUILD-6"], (node, v["violations"])
+    ok = play(client, st, "medicine", node=list(SE))
+    assert ok["legal"] and {"player": 0, "node": list(SE)} in ok["state"]["pieces"]["cities"]

@@ -156,7 +156,8 @@ def test_every_building_costs_gold(client, action, rule, need):
 
 
 def test_development_card_has_two_prices(client):
-    """GOLD-011: wool + ore + grain + 1 gold, or wool + ore + 2 gold, at the buyer's choice."""
+    """GOLD-011: wool + ore + grain + 1 gold, or wool + ore + 2 gold, at the buyer's choice; BASE-COMP-3:
+    none once the deck is empty."""
     st = base_position(hands={0: full(wool=1, ore=1, grain=1)}, gold={0: 2})
     v = adjudicate(client, st, act("buy_development_card", price="grain", card="knight"))
     assert v["legal"] and v["state"]["players"][0]["gold"] == 1
@@ -169,6 +170,14 @@ def test_development_card_has_two_prices(client):
     assert rules(v) == ["GOLD-011"]
     v = adjudicate(client, st, act("buy_development_card"))          # no grain: the 2-gold price, short 1
     assert rules(v) == ["GOLD-011"] and "gold" in v["violations"][0]["message"]
+    st = base_position(hands={0: full(wool=1, ore=1, grain=1)}, gold={0: 2})
+    st["players"][1]["dev_cards"] = {"knight": 14, "victory_point": 5, "road_building": 2, "year_of_plenty": 2,
+                                     "monopoly": 2}                   # BASE-COMP-3: every card dealt
+    v = adjudicate(client, st, act("buy_development_card", price="grain"))
+    assert rules(v) == ["BASE-COMP-3"], v["violations"]
+    st["players"][1]["dev_cards"] = {"knight": 14}                   # no knight left; other cards are
+    v = adjudicate(client, st, act("buy_development_card", price="grain", card="knight"))
+    assert rules(v) == ["BASE-COMP-3"] and "holds no knight" in v["violations"][0]["message"], v["violations"]
 
 
 def test_a_card_bought_at_either_price_ends_trading_under_strict_phases(client):
@@ -243,6 +252,87 @@ def test_road_building_still_costs_gold(client):
     assert rules(v) == ["GOLD-019"]
 
 
+def test_road_building_places_what_the_supply_allows_BASE_DEV_6():
+    """BASE-DEV-6 in Gold: Road Building places 2 pieces, or what the supply allows: with one road left and
+    no ship, two are refused for it (the supply set on the engine's state: a posted one would need 14 ships
+    with homes)."""
+    from service.engine.core import Action
+    from service.engine.referee import adjudicate as engine_adjudicate
+    from service.engine.scenarios import scenario_of, start_game
+    s = start_game("GOLD", 4, 7, {})
+    scen, g = scenario_of(s), MapGraph.build(s.terrain_map())
+    s.phase, s.flags.rolled, s.turn = "main", True, 1
+    s.dev_deck["road_building"] -= 1
+    s.players[0].dev_cards["road_building"] = 1
+    s.players[0].supply.update(roads=1, ships=0)
+    pieces = [{"kind": "road", "edge": (3, 2, "NE")}, {"kind": "road", "edge": (4, 1, "SE")}]
+    v = engine_adjudicate(s, Action("play_road_building", 0, {"pieces": pieces}), g, scen, with_derived=False)
+    assert not v.legal and [x.rule for x in v.violations] == ["BASE-DEV-6"], v.violations
+    assert "places 1 piece" in v.violations[0].message
+
+
+def test_gold_buys_only_what_the_bank_holds_BASE_TRADE_9(client):
+    """BASE-TRADE-9 (GOLD-016): the bank sells for gold only the cards it holds: with every brick in hands
+    none is bought; with Cities & Knights neither is a resource nor a commodity it lacks."""
+    st = base_position(hands={0: full(), 1: full(brick=19)}, gold={0: 4})
+    v = adjudicate(client, st, act("gold_trade", give={"gold": 2}, get={"brick": 1}))
+    assert not v["legal"] and rules(v) == ["BASE-TRADE-9"]
+    assert adjudicate(client, st, act("gold_trade", give={"gold": 2}, get={"ore": 1}))["legal"]
+    from service.engine.core import Action
+    from service.engine.modules.cities_and_knights import store
+    from service.engine.referee import adjudicate as engine_adjudicate
+    from service.engine.scenarios import scenario_of, start_game
+    s = start_game("GOLD", 4, 7, {"cities_and_knights": True})
+    scen, g = scenario_of(s), MapGraph.build(s.terrain_map())
+    s.phase, s.flags.rolled, s.turn = "main", True, 1
+    s.players[1].resources["brick"] += s.bank["brick"]
+    s.bank["brick"] = 0
+    v = engine_adjudicate(s, Action("gold_trade", 0, {"give": {"gold": 2}, "get": {"brick": 1}}), g, scen)
+    assert not v.legal and [x.rule for x in v.violations] == ["BASE-TRADE-9"]
+    ok = engine_adjudicate(s, Action("gold_trade", 0, {"give": {"gold": 2}, "get": {"ore": 1}}), g, scen)
+    assert ok.legal and store.cards_of(ok.state, 0)["ore"] == store.cards_of(s, 0)["ore"] + 1
+
+
+def test_three_cards_held_buy_one_gold_GOLD_018(client):
+    """GOLD-018: the bank pays 1 gold for any 3 resource cards the player holds: cards not held are
+    refused for it (the hand never goes below zero)."""
+    st = base_position(hands={0: full(lumber=2, ore=1)}, gold={0: 4})
+    v = adjudicate(client, st, act("gold_trade", give={"lumber": 2, "wool": 1}, get={"gold": 1}))
+    assert not v["legal"] and rules(v) == ["GOLD-018"] and "short" in v["violations"][0]["message"]
+    ok = adjudicate(client, st, act("gold_trade", give={"lumber": 2, "ore": 1}, get={"gold": 1}))
+    assert ok["legal"] and ok["state"]["players"][0]["gold"] == 5 and ok["state"]["players"][0]["resources"] == full()
+
+
+def test_three_cards_buy_one_gold_with_cities_and_knights_GOLD_018():
+    """GOLD-018 with Cities & Knights: any 3 resource or commodity cards held buy 1 gold: 2 or 4 cards
+    for one gold are refused for it, so are cards not held."""
+    from service.engine.core import Action
+    from service.engine.modules.cities_and_knights import store
+    from service.engine.referee import adjudicate as engine_adjudicate
+    from service.engine.scenarios import scenario_of, start_game
+    s = start_game("GOLD", 4, 7, {"cities_and_knights": True})
+    scen = scenario_of(s)
+    g = MapGraph.build(s.terrain_map())
+    s.phase, s.flags.rolled, s.turn = "main", True, 1
+    for k, n in (("lumber", 2), ("ore", 1)):                 # from the bank (cards conserved)
+        s.players[0].resources[k] += n
+        s.bank[k] -= n
+    held = dict(s.players[0].resources)
+    three = {"lumber": 2, "ore": 1}
+    assert store.commodities(s, 0)["paper"] == 0
+    gold = s.players[0].extra["gold"]
+
+    def trade(give):
+        return engine_adjudicate(s, Action("gold_trade", 0, {"give": give, "get": {"gold": 1}}), g, scen)
+
+    ok = trade(three)
+    assert ok.legal and ok.state.players[0].extra["gold"] == gold + 1
+    assert all(ok.state.players[0].resources[k] == held[k] - n for k, n in three.items())
+    for bad in ({"lumber": 1, "ore": 1}, {**three, "paper": 1}, {"paper": 3}):
+        v = trade(bad)
+        assert not v.legal and [x.rule for x in v.violations] == ["GOLD-018"], (bad, v.violations)
+
+
 # -- ships (GOLD-020..033, R-031..R-034, R-044) -------------------------------------------------------------
 
 def ship(player=0, edge=DOCK, home=HOME, **kw):
@@ -268,6 +358,20 @@ def test_ship_is_built_docked_at_a_front_coast_building(client):
     st2 = position(settlements=[(0, [2, 2, "N"])], hands={0: RICH})       # no front-coast building
     v = adjudicate(client, st2, act("build_ship", edge=[2, 1, "NE"]))
     assert rules(v) == ["GOLD-021"]
+
+
+def test_ship_built_only_on_a_space_and_not_at_set_up_GOLD_021(client):
+    """GOLD-021 (R-031): a ship is built on a space, an edge with water on a side: a land edge at the
+    player's front-coast settlement is refused for it, the space beside it accepted; at set-up no ship is
+    built (the starting pieces are settlements and roads, GOLD-035)."""
+    st = position(settlements=[(0, [1, 4, "N"]), (1, [4, 3, "S"])], hands={0: RICH})
+    v = adjudicate(client, st, act("build_ship", edge=[1, 3, "E"]))
+    assert not v["legal"] and rules(v) == ["GOLD-021"] and "not a space" in v["violations"][0]["message"]
+    ok = adjudicate(client, st, act("build_ship", edge=[1, 4, "NE"]))
+    assert ok["legal"], ok["violations"]
+    setup = position(settlements=[(0, [1, 4, "N"])], hands={0: RICH}, phase="setup")
+    v = adjudicate(client, setup, act("build_ship", edge=[1, 4, "NE"]))
+    assert not v["legal"] and rules(v) == ["GOLD-021"], v["violations"]
 
 
 def test_ship_costs_gold(client):
@@ -314,8 +418,10 @@ def test_ship_moves_two_spaces_and_names_the_first_illegal_step(client):
     assert rules(v) == ["GOLD-024"] and v["violations"][0]["path"] == "/action/path/2"
     v = adjudicate(client, st, act("sail_ship", ship=0, path=[TO_GOLD[0], [3, 5, "E"]]))
     assert rules(v) == ["GOLD-024"] and v["violations"][0]["path"] == "/action/path/1"
+    assert "does not touch" in v["violations"][0]["message"]
     v = adjudicate(client, st, act("sail_ship", ship=0, path=[[2, 2, "SE"]]))       # land: not a space
     assert rules(v) == ["GOLD-024"] and v["violations"][0]["path"] == "/action/path/0"
+    assert "is not a space" in v["violations"][0]["message"]
     moved = copy.deepcopy(st)
     moved["scenario_state"]["ships"][0].update(edge=TO_GOLD[1], moved=2)
     v = adjudicate(client, moved, act("sail_ship", ship=0, path=[TO_GOLD[2]]))

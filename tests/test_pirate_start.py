@@ -20,6 +20,8 @@ def sea_and_land(st):
 
 
 def test_sea_027_a_new_game_opens_with_the_pirate(client):
+    """SEA-027 (R-007): the starting player places the pirate before any settlement; SEA-029: on a sea hex,
+    a land hex is refused for it."""
     st = new(client)
     assert st["pirate"] is None and st["scenario_state"]["pirate_pending"] is True and st["phase"] == "setup"
     la = client.post("/v1/legal-actions", json={"state": st}).get_json()

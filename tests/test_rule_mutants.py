@@ -116,3 +116,34 @@ def test_a_ship_costs_exactly_one_gold_GOLD_008(client):
     assert v["state"]["players"][0]["gold"] == 0 and v["state"]["players"][0]["resources"] == full()
     st = harbour_position(hands={0: full(lumber=1, wool=1)}, gold={0: 0})
     assert rules(adjudicate(client, st, {"type": "build_ship", "player": 0, "edge": DOCK})) == ["GOLD-008"]
+
+
+# -- the mutation runner (bench/rule_mutants.py): a small check, not the audit itself -------------------------
+
+def test_the_mutation_runner_finds_refusals_and_own_tests_and_disables_one_line(tmp_path):
+    """bench/rule_mutants.py: the refusing lines of a rule ID are found (CK-IMP-1, actions of C&K), the
+    test naming it in its name or docstring is its own test, and a mutant disables exactly that line and
+    still compiles. ``--list`` names the mutants without running anything."""
+    import importlib.util
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("rule_mutants", root / "bench" / "rule_mutants.py")
+    rm = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rm)
+    where = rm.sites(root)
+    rel, line_no = next(x for x in where["CK-IMP-1"] if x[0].endswith("cities_and_knights/actions.py"))
+    assert "tests/test_cities_and_knights.py::test_no_level_beyond_the_fifth_CK_IMP_1" in rm.own_tests(root)["CK-IMP-1"]
+    assert "tests/test_cities_and_knights.py::test_no_level_beyond_the_fifth_CK_IMP_1" in rm.tests_naming(root)["CK-IMP-1"]
+    (tmp_path / rel).parent.mkdir(parents=True)
+    original = (root / rel).read_text(encoding="utf-8")
+    (tmp_path / rel).write_text(original, encoding="utf-8")
+    rm.mutate(tmp_path, rel, line_no)
+    before, after = original.splitlines(), (tmp_path / rel).read_text(encoding="utf-8").splitlines()
+    changed = [i for i, (a, b) in enumerate(zip(before, after)) if a != b]
+    assert changed == [line_no] and after[line_no].strip().startswith('if False: return [Violation("CK-IMP-1"')
+    compile("\n".join(after), rel, "exec")
+    r = subprocess.run([sys.executable, "bench/rule_mutants.py", "--ids", "CK-IMP-1", "--own", "--list"], cwd=root,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and f"{rel}:{line_no + 1}" in r.stdout and "CK_IMP_1" in r.stdout

@@ -132,6 +132,16 @@ def test_sea_008_a_ship_touches_own_building_or_ship_branching_allowed(client):
     assert adjudicate(client, st, ship((2, 0, "E")))["legal"]            # a branch at S(2,0)
 
 
+def test_sea_008_a_ship_line_is_cut_by_an_opponents_building(client):
+    """SEA-008: a ship touches its owner's building or ship; an own ship reached only across an opponent's
+    settlement joins nothing, and the refusal says so."""
+    st = sea(ships=[(0, (1, 1, "NE")), (0, (2, 0, "SE"))], settlements=[(0, HOME), (1, [2, 1, "N"])])
+    v = adjudicate(client, st, ship((2, 1, "NE")))
+    assert rules(v) == ["SEA-008"] and "across an opponent's building" in v["violations"][0]["message"]
+    st = sea(ships=[(0, (1, 1, "NE")), (0, (2, 0, "SE"))])
+    assert adjudicate(client, st, ship((2, 1, "NE")))["legal"]
+
+
 def test_sea_009_roads_and_ships_join_only_at_an_own_building(client):
     st = sea(settlements=[(0, [0, 1, "N"])], roads=[(0, (0, 0, "E"))])
     assert rules(adjudicate(client, st, ship((1, -1, "SE"))))[0] == "SEA-009"
@@ -292,6 +302,9 @@ def test_sea_024_a_roll_on_a_gold_field_opens_the_choice_in_turn_order(client):
     st = gold_state()
     assert rules(adjudicate(client, st, {"type": "choose_gold", "player": 1, "resources": {"ore": 2}})) == ["SEA-024"]
     assert rules(adjudicate(client, st, {"type": "choose_gold", "player": 0, "resources": {"ore": 2}})) == ["SEA-024"]
+    none = gold_state(players=3)
+    v = adjudicate(client, none, {"type": "choose_gold", "player": 2, "resources": {"ore": 1}})
+    assert rules(v) == ["SEA-024"] and "no gold-field pick" in v["violations"][0]["message"]
     v = adjudicate(client, st, {"type": "choose_gold", "player": 0, "resources": {"ore": 1}})
     assert v["legal"] and v["state"]["phase"] == "gold_choice" and v["derived"]["gold_pending"] == {"1": 2}
     v = adjudicate(client, v["state"], {"type": "choose_gold", "player": 1, "resources": {"brick": 1, "wool": 1}})
@@ -417,6 +430,16 @@ def test_sea_031_the_knight_names_what_it_moves(client):
     assert rules(v) == ["SEA-031"] and v["violations"][0]["path"] == "/action/target"
     v = adjudicate(client, st, {"type": "play_knight", "player": 0, "hex": [3, 0], "steal_from": 1, "target": None})
     assert rules(v) == ["SEA-031"]
+
+
+def test_sea_031_no_pirate_to_move_where_the_scenario_has_none(client):
+    """SEA-031: a Soldier card moves the robber or the pirate; where the scenario has no pirate (Gold)
+    naming it is refused for that."""
+    from .test_gold_rules import base_position
+    st = base_position()
+    st["players"][0]["dev_cards"] = {"knight": 1}
+    v = adjudicate(client, st, {"type": "play_knight", "player": 0, "target": "pirate", "hex": [0, 0]})
+    assert rules(v) == ["SEA-031"] and "no pirate" in v["violations"][0]["message"], v["violations"]
 
 
 def test_sea_032_no_ship_beside_the_pirate(client):

@@ -236,6 +236,23 @@ def test_a_seven_discards_then_the_roller_takes_a_card_TDE4_008(client):
     assert v["legal"] and v["state"]["phase"] == "main"
 
 
+def test_the_card_taken_after_a_seven_is_from_a_player_in_the_game_TDE4_008(client):
+    """TDE4-008: the roller takes a card from another player of the game: a card named with nobody to take
+    it from is refused, so is a player who does not play (never a card out of nowhere)."""
+    st = position(phase="robber", hands={2: full(wool=2)})
+    st["last_roll"] = [3, 4]
+    v = adjudicate(client, st, act("steal_card", steal_from=None, card="wool"))
+    assert not v["legal"] and rules(v) == ["TDE4-008"] and v["violations"][0]["path"] == "/action/card"
+    r = client.post("/v1/adjudicate", json={"state": st, "action": act("steal_card", steal_from=3)})
+    assert r.status_code == 422 and r.get_json()["errors"][0]["pointer"] == "/action/steal_from"
+    from service.engine.core import Action                      # the engine alone refuses it too
+    s, g = _engine(st)
+    v = engine_adjudicate(s, Action("steal_card", 0, {"steal_from": 3}), g, TDE4, with_derived=False)
+    assert not v.legal and [x.rule for x in v.violations] == ["TDE4-008"]
+    ok = adjudicate(client, st, act("steal_card", steal_from=2, card="wool"))
+    assert ok["legal"] and ok["state"]["players"][0]["resources"]["wool"] == 1
+
+
 # -- gathering: TDE4-009, TDE4-010, TDE4-011 (R-064) -------------------------------------------------
 
 BUILD = full(lumber=1, brick=1, wool=1, grain=1)
@@ -419,9 +436,9 @@ def test_a_knight_removes_a_landscape_dragon_from_the_game_TDE4_021(client):
     ss = ss_of(v)
     assert ss["dragons"] == [[2, 2]] and ss["removed"] == 1 and ss["gathered"] == 18
     assert v["derived"]["dragons"]["removed"] == 1
-    for h, why in (([1, 2], "desert"), ([0, 2], "no dragon")):
+    for h, why in (([1, 2], "not from the desert"), ([0, 2], "no dragon")):
         bad = adjudicate(client, st, act("play_knight", hex=h))
-        assert not bad["legal"] and rules(bad) == ["TDE4-021"], why
+        assert not bad["legal"] and rules(bad) == ["TDE4-021"] and why in bad["violations"][0]["message"], why
 
 
 def test_a_knight_steals_nothing_and_there_is_no_largest_army_TDE4_022(client):

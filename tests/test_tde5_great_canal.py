@@ -488,6 +488,20 @@ def test_r071_a_knight_moves_along_its_ship_line_to_a_gold_or_harbour_intersecti
     assert v.derived["great_canal"]["prospectors"]["0"] == [[13, 1]]
 
 
+def test_a_knight_on_a_small_island_stands_only_at_gold_or_a_harbour_TDE5_015():
+    """TDE5-015 (R-071): on a small island a knight goes to an intersection of the gold hex or of a
+    harbour: the ship line carried on to another corner of the island is refused for it there."""
+    b, ships = _ship_line(0)
+    ships = ships + [(0, e) for e in ((13, 0, "SE"), (13, 1, "NE"), (14, 0, "SE"))]
+    home = (11, 1, "N")
+    s = main(buildings={}, ships=ships, knights=[knight(0, home, active=True)], roads=[(0, (10, 1, "E"))])
+    s.buildings[(10, 1, "N")] = (0, "city")
+    s.players[0].supply["cities"] -= 1
+    v = judge(s, "move_knight", 0, **{"from": home, "to": (14, 1, "N")})
+    assert not v.legal and rules(v) == ["TDE5-015"], rules(v)
+    assert judge(s, "move_knight", 0, **{"from": home, "to": (13, 0, "S")}).legal
+
+
 def test_tde5_021_no_settlement_on_the_small_islands():
     """TDE5-021: no settlement on the small islands."""
     b, ships = _ship_line(0)

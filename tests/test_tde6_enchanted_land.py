@@ -258,6 +258,18 @@ def test_settlements_on_the_enchanted_land_on_its_coast_only_TDE6_009(client):
     assert v["legal"], v["violations"]
 
 
+def test_no_settlement_where_a_dragon_lies_TDE6_009(client):
+    """TDE6-009: a settlement on the Enchanted Land's coast, but not on an intersection holding a dragon
+    token."""
+    hands = {0: full(lumber=2, brick=2, wool=2, grain=2)}
+    st = position(**line(), hands=hands)
+    ds = st["scenario_state"]["dragons"]
+    assert not any(tuple(d["node"]) == LANDING for d in ds)
+    ds[0]["node"] = list(LANDING)                               # a dragon where the ship line lands
+    v = adjudicate(client, st, act("build_settlement", node=list(LANDING)))
+    assert not v["legal"] and rules(v) == ["TDE6-009"] and "dragon" in v["violations"][0]["message"], v["violations"]
+
+
 def test_an_inland_settlement_site_is_refused_by_TDE6_009(client):
     from service.engine.core import Action, Ctx
     s = TDE6.new_game(3, 1)
@@ -323,6 +335,80 @@ def test_one_knight_per_player_and_it_never_returns_TDE6_013(client):
     assert not v["legal"] and rules(v)[0] == "TDE6-013"
     v = adjudicate(client, st, act("transfer_knight", **{"from": list(FREE_3), "to": list(LANDING)}))
     assert not v["legal"] and rules(v)[0] == "TDE6-013"
+
+
+def test_a_knight_across_never_comes_back_even_if_not_recorded_as_sent_TDE6_013(client):
+    """TDE6-013: a knight on the Enchanted Land never goes back: the transfer's own check refuses it for
+    what the knight is, not only because its player is recorded as having sent one. A posted state with a
+    knight across and no record is refused (TDE6-012), so the check is asked through the engine."""
+    from service.engine.core import Action
+    st = position(**line(knights=[kn(0, FREE_3)]), sent=[])
+    r = client.post("/v1/adjudicate", json={"state": st, "action": None})
+    assert r.status_code == 422 and "TDE6-012" in str(r.get_json())
+    s = TDE6.new_game(3, 1)
+    g = MapGraph.build(s.terrain_map())
+    s.phase, s.turn, s.flags.rolled = "main", 9, True
+    s.buildings = {SETTLE: (0, "settlement")}
+    s.ships = {e: 0 for e in SHIPS}
+    store.knights(s).append(kn(0, FREE_3))
+    v = engine_adjudicate(s, Action("transfer_knight", 0, {"from": FREE_3, "to": LANDING}), g, TDE6,
+                          with_derived=False)
+    assert [x.rule for x in v.violations] == ["TDE6-013"] and "never goes back" in v.violations[0].message
+
+
+def test_a_knight_is_sent_only_to_where_the_ship_line_lands_TDE6_012(client):
+    """TDE6-012 (R-075): the knight is sent to where its owner's ship line lands: with no line reaching
+    the Enchanted Land it is refused for that; with one, another intersection of the land is refused too;
+    a Deserter's knight is never placed there."""
+    go = act("transfer_knight", **{"from": list(HOME_KNIGHT), "to": list(LANDING)})
+    short = position(**line(knights=[kn(0, HOME_KNIGHT)], ships=[(0, e) for e in SHIPS[:3]]))
+    v = adjudicate(client, short, go)
+    assert not v["legal"] and rules(v) == ["TDE6-012"] and "no ship line" in v["violations"][0]["message"]
+    st = position(**line(knights=[kn(0, HOME_KNIGHT)]))
+    v = adjudicate(client, st, act("transfer_knight", **{"from": list(HOME_KNIGHT), "to": list(FREE_3)}))
+    assert not v["legal"] and rules(v) == ["TDE6-012"] and "is not where a ship line" in v["violations"][0]["message"]
+    assert adjudicate(client, st, go)["legal"]
+    from tests.ck_util import with_cards
+    st = position(**line(knights=[kn(1, HOME_KNIGHT)]))
+    st["scenario_state"]["cities_and_knights"] = with_cards(st["scenario_state"]["cities_and_knights"], 0, "deserter")
+    v = adjudicate(client, st, act("play_progress", card="deserter", target=1, removed=list(HOME_KNIGHT),
+                                   node=list(LANDING)))
+    assert not v["legal"] and rules(v) == ["TDE6-012"], v["violations"]
+    ok = adjudicate(client, st, act("play_progress", card="deserter", target=1, removed=list(HOME_KNIGHT),
+                                    node=list(HOME_KNIGHT)))
+    assert ok["legal"], ok["violations"]
+
+
+def test_a_knight_across_never_moves_onto_a_settlement_TDE6_016(client):
+    """TDE6-016 (R-076): a knight on the Enchanted Land moves to a free intersection: one holding a
+    settlement is refused for it, even where a dragon token lies (the coast's own rule, TDE6-017, would let
+    it end there)."""
+    st = position(**line(knights=[kn(0, LANDING)], settlements=[(0, SETTLE), (1, COAST_1)]), sent=[0])
+    st["scenario_state"]["dragons"][0]["node"] = list(COAST_1)
+    v = adjudicate(client, st, act("move_knight", **{"from": list(LANDING), "to": list(COAST_1)}))
+    assert not v["legal"] and rules(v) == ["TDE6-016"] and "holds a settlement" in v["violations"][0]["message"]
+
+
+def test_a_retreat_is_named_only_when_a_knight_is_displaced_TDE6_018(client):
+    """TDE6-018: a retreat is named for a knight displaced on landing; with nobody displaced it is refused."""
+    st = position(**line(knights=[kn(0, HOME_KNIGHT)]))
+    v = adjudicate(client, st, act("transfer_knight", **{"from": list(HOME_KNIGHT), "to": list(LANDING),
+                                                         "retreat": list(COAST_1)}))
+    assert not v["legal"] and rules(v) == ["TDE6-018"] and v["violations"][0]["path"] == "/action/retreat"
+
+
+def test_no_road_on_the_enchanted_land_by_a_progress_card_TDE6_011(client):
+    """TDE6-011: no road on the Enchanted Land, neither by Road Building nor as the Diplomat's
+    replacement."""
+    from tests.ck_util import with_cards
+    st = position(**line(settlements=[(0, SETTLE), (0, LANDING)]))
+    st["scenario_state"]["cities_and_knights"] = with_cards(st["scenario_state"]["cities_and_knights"], 0,
+                                                            "road_building", "diplomat")
+    v = adjudicate(client, st, act("play_progress", card="road_building",
+                                   pieces=[{"kind": "road", "edge": [7, 1, "SE"]}]))
+    assert not v["legal"] and rules(v) == ["TDE6-011"], v["violations"]
+    v = adjudicate(client, st, act("play_progress", card="diplomat", edge=list(ROAD), replace=[7, 1, "SE"]))
+    assert not v["legal"] and rules(v) == ["TDE6-011"], v["violations"]
 
 
 def test_an_own_settlement_on_the_landing_sends_the_knight_beside_it_TDE6_014(client):
@@ -399,11 +485,25 @@ def test_a_stronger_knight_displaces_a_weaker_one_anywhere_free_inland_TDE6_018(
     assert not v["legal"] and rules(v)[0] == "TDE6-018"
 
 
+def test_a_displacement_goes_onto_an_opponents_knight_TDE6_018(client):
+    """TDE6-018 (R-076): displace_knight goes onto an opponent's knight; onto an empty intersection it is
+    refused for that."""
+    st = position(**line(knights=[kn(0, LANDING, level=2)]), sent=[0])
+    v = adjudicate(client, st, act("displace_knight", **{"from": list(LANDING), "to": list(FREE_3)}))
+    assert not v["legal"] and rules(v) == ["TDE6-018"] and "holds no opponent's knight" in v["violations"][0]["message"]
+
+
 # -- fighting: TDE6-019..022, R-077 -------------------------------------------------------------------
 
 def on_dragon(level=1, **kw):
     scen = kw.pop("scen", {})
     return position(**line(knights=[kn(0, DRAGON, level=level, **kw)]), sent=[0], **scen)
+
+
+def test_a_knight_that_acted_does_not_fight_CK_KNIGHT_5(client):
+    """CK-KNIGHT-5 on the Enchanted Land: a knight acts once a turn; one that has acted fights no dragon."""
+    v = adjudicate(client, on_dragon(acted=True), act("fight_dragon", node=list(DRAGON), flags=1))
+    assert not v["legal"] and rules(v) == ["CK-KNIGHT-5"] and "has acted" in v["violations"][0]["message"]
 
 
 def test_a_fight_comes_in_a_turn_after_the_activation_R_077_TDE6_019(client):
@@ -450,7 +550,8 @@ def test_a_defeated_dragon_counts_one_vp_TDE6_021(client):
 
 def test_a_lost_fight_leaves_dragon_and_knight_and_a_promoted_knight_retries_TDE6_022(client):
     """TDE6-022: the dragon lies face down again where it was, the knight stays there inactive; once
-    promoted it fights the same dragon again and wins."""
+    promoted it fights the same dragon again and wins; TDE6-020: a dragon seen before shows the same
+    flags, other flags are refused for it."""
     v = adjudicate(client, on_dragon(1), act("fight_dragon", node=list(DRAGON), flags=2))
     assert v["legal"]
     d = next(d for d in ss_of(v)["dragons"] if tuple(d["node"]) == DRAGON)
@@ -526,6 +627,11 @@ def test_deserter_and_intrigue_leave_enchanted_land_knights_alone_TDE6_025(clien
     assert not v["legal"] and rules(v)[0] == "TDE6-025"
     v = adjudicate(client, st, act("play_progress", card="intrigue", node=list(LANDING)))
     assert not v["legal"] and rules(v)[0] == "TDE6-025"
+    both = position(**line(knights=[kn(1, LANDING), kn(1, HOME_KNIGHT)]), sent=[1])   # one knight at home too
+    both["scenario_state"]["cities_and_knights"] = with_cards(both["scenario_state"]["cities_and_knights"], 0,
+                                                              "deserter")
+    v = adjudicate(client, both, act("play_progress", card="deserter", target=1, removed=list(LANDING)))
+    assert not v["legal"] and rules(v) == ["TDE6-025"] and v["violations"][0]["path"] == "/action/removed"
 
 
 # -- the end: TDE6-026, R-078 -------------------------------------------------------------------------

@@ -463,6 +463,34 @@ def test_one_kept_treasure_raises_the_discard_limit_to_nine(client):
     assert d["0"]["discard_limit"] == 9 and d["1"]["discard_limit"] == 7
 
 
+def test_a_special_port_needs_a_free_coast_side_TDE2_018(client):
+    """TDE2-018 (R-060): the special port is one left in the stock, goes against the player's building, on
+    a free coast side: a building whose coast sides all hold harbours already is refused for it, so are a
+    port not in the stock, an intersection without the player's building, a side that is not free coast."""
+    from service.engine.geometry import node_edges
+    st = post("TDE2", hands={0: hand(ore=4)}, ss={"kept": {"0": 2, "1": 0, "2": 0}})
+    g = MapGraph.build({(h["q"], h["r"]): h["terrain"] for h in st["board"]["hexes"]})
+    coast = [e for e in node_edges(SETTLEMENT) if e in g.edge_index and g.edge_kind[g.edge_index[e]] == "coast"]
+    assert coast
+    st["board"]["harbors"] = [{"edge": list(e), "kind": "3:1"} for e in coast]
+    v = adjudicate(client, st, {"type": "attach_special_port", "player": 0, "node": list(SETTLEMENT),
+                                "resource": "ore"})
+    assert not v["legal"] and rules(v) == ["TDE2-018"] and "no free coast side" in v["violations"][0]["message"]
+    st = post("TDE2", hands={0: hand(ore=4)}, ss={"kept": {"0": 2, "1": 2, "2": 0}})
+    port = {"type": "attach_special_port", "player": 0, "node": list(SETTLEMENT), "resource": "wool"}
+    for change, why in (({"node": [0, 2, "N"]}, "holds none"), ({"edge": list(CHAIN[0])}, "is not a free coast side")):
+        v = adjudicate(client, st, {**port, **change})
+        assert not v["legal"] and rules(v) == ["TDE2-018"] and why in v["violations"][0]["message"], (why, v["violations"])
+    v = adjudicate(client, st, port)
+    assert v["legal"], v["violations"]
+    st1 = v["state"]                                                  # the wool port is gone from the stock
+    st1["current_player"] = 1
+    st1["pieces"]["settlements"].append({"player": 1, "node": [0, 2, "S"]})
+    st1["players"][1]["supply"]["settlements"] -= 1
+    v = adjudicate(client, st1, {**port, "player": 1, "node": [0, 2, "S"]})
+    assert not v["legal"] and rules(v) == ["TDE2-018"] and "stock holds no wool" in v["violations"][0]["message"], v
+
+
 def test_two_kept_treasures_attach_a_special_port(client):
     """TDE2-018 (R-060): with 2 kept tokens the player takes a special port from the stock and attaches it
     to an own coastal building (a new harbour of that building: 2:1 for its resource), once; it is chosen

@@ -286,6 +286,10 @@ def test_grain_adds_2_mp_once_a_turn(client):
     v = ok(adjudicate(client, st, move(path=corners[1:4], grain=True)))
     assert mp_used(after(v)) == 6 and after(v)["players"][0]["resources"]["grain"] == 1
     refused(adjudicate(client, after(v), move(path=[corners[4]], grain=True)), "WAG-012", "/action/grain")
+    none = wag(wagons={0: corners[0]})                                   # no grain to pay with
+    v = adjudicate(client, none, move(path=corners[1:5], grain=True))
+    refused(v, "WAG-012", "/action/grain")
+    assert "has none" in v["violations"][0]["message"]
     st = wag(wagons={0: corners[0]}, options={"large_map_bonus": True})
     ok(adjudicate(client, st, move(path=corners[1:4])))
 
@@ -331,6 +335,8 @@ def test_first_arrival_draws_a_token_and_no_gold(client):
     assert w["plaza"] == "castle" and w["token"] == {"kind": "sand", "from": "castle"} and gold_of(st)[0] == 5
     assert st["scenario_state"]["stacks"]["castle"] == {"tools": 3, "sand": 2}
     refused(adjudicate(client, st, move(path=[c])), "WAG-014")
+    refused(adjudicate(client, wag(wagons={0: c}), move(path=[corner(CASTLE, "NE")], draw="sand")), "WAG-017",
+            "/action/draw")                                              # no plaza entered, no token drawn
 
 
 def test_delivery_scores_pays_and_draws_the_next(client):
@@ -379,8 +385,12 @@ def test_passing_a_trade_hex_does_not_enter_its_plaza(client):
 
 
 def test_a_plaza_is_entered_from_its_corners_and_left_to_them(client):
-    """R-093: corner <-> plaza at 0 MP; leaving on a later turn to any corner."""
+    """R-093: corner <-> plaza at 0 MP; leaving on a later turn to any corner; WAG-014: a segment ends on a
+    plaza or with a jump, not both."""
     refused(adjudicate(client, wag(wagons={0: A}), move(plaza="castle")), "WAG-014", "/action/plaza")
+    v = refused(adjudicate(client, wag(wagons={0: corner(CASTLE, "N")}), move(plaza="castle", jump=corner(CASTLE, "S"))),
+                "WAG-014", "/action/jump")                           # a segment ends one way only
+    assert "not both" in v["violations"][0]["message"]
     st = wag(wagons={0: "castle"})
     c = hex_corners(CASTLE)
     v = ok(adjudicate(client, st, move(path=[c[3], c[2]])))
@@ -519,6 +529,53 @@ def test_a_failed_drive_off_changes_nothing_but_the_attempt(client):
     assert mp_used(after(ok(adjudicate(client, after(v), move(path=[B]))))) == 4
 
 
+def test_a_wagon_moves_only_once_on_the_board_WAG_004(client):
+    """WAG-004 (R-097): a player's wagon starts on the first settlement; with none on the board a move is
+    refused for it."""
+    v = refused(adjudicate(client, wag(wagons={1: A}), move(path=[B])), "WAG-004", "/action")
+    assert "no wagon on the board" in v["violations"][0]["message"]
+    ok(adjudicate(client, wag(wagons={0: A}), move(path=[B])))
+
+
+def test_a_drive_off_needs_a_barbarian_the_wagon_beside_it_and_a_target_WAG_028(client):
+    """WAG-028 (R-113): a barbarian is driven off a hex that holds one, by a wagon pausing on a corner of
+    it, naming before the roll where it goes."""
+    st = wag(wagons={0: {"node": list(A), "level": 2}}, barbarians={(2, 0): 1})
+    drive = {"type": "drive_off_barbarian", "player": 0, "hex": [2, 0], "to": [0, 0], "die": 6}
+    v = refused(adjudicate(client, st, {**drive, "hex": [2, 1]}), "WAG-028", "/action/hex")
+    assert "no barbarian" in v["violations"][0]["message"]
+    far = wag(wagons={0: {"node": [0, 0, "N"], "level": 2}}, barbarians={(2, 0): 1})
+    v = refused(adjudicate(client, far, drive), "WAG-028", "/action/hex")
+    assert "pauses on an intersection next to" in v["violations"][0]["message"]
+    refused(adjudicate(client, st, {k: x for k, x in drive.items() if k != "to"}), "WAG-028", "/action/to")
+    ok(adjudicate(client, st, drive))
+
+
+def test_a_chase_is_rolled_only_near_the_warship_WAG_036(client):
+    """WAG-036 (R-116): the chase is rolled as the wagon is about to enter a corner of the warship's hex;
+    far from it, it is refused for that; WAG-034: not once the tribute is paid for the turn."""
+    st = wag(wagons={0: {"node": [0, 0, "N"], "level": 2}}, warships={1: WS})
+    v = refused(adjudicate(client, st, {"type": "chase_warship", "player": 0, "owner": 1, "to": [4, 0], "die": 6}),
+                "WAG-036", "/action")
+    assert "about to enter a corner" in v["violations"][0]["message"]
+    corners = set(hex_corners(WS))
+    a = next(n for n in (WA, WB) if n not in corners)
+    near = wag(wagons={0: {"node": list(a), "level": 2}}, warships={1: WS})
+    chase = {"type": "chase_warship", "player": 0, "owner": 1, "to": [5, 1], "die": 1}
+    for owner in (0, 2):                                             # own, or an opponent with no warship
+        v = refused(adjudicate(client, near, {**chase, "owner": owner}), "WAG-036", "/action/owner")
+        assert "no warship to chase" in v["violations"][0]["message"]
+    v = refused(adjudicate(client, wag(wagons={0: a}, warships={1: WS}), chase), "WAG-036", "/action")
+    assert "no die numbers" in v["violations"][0]["message"]          # level 1
+    v = refused(adjudicate(client, near, {k: x for k, x in chase.items() if k != "to"}), "WAG-036", "/action/to")
+    assert "name the vacant adjacent sea hex" in v["violations"][0]["message"]
+    paid = wag(wagons={0: {"node": list(a), "level": 2}}, warships={1: WS}, turn={"player": 0, "tribute": [1]})
+    refused(adjudicate(client, paid, chase), "WAG-034", "/action/owner")    # WAG-034: nothing left to gain
+    lost = after(ok(adjudicate(client, near, chase)))
+    v = refused(adjudicate(client, lost, chase), "WAG-036", "/action/owner")
+    assert "chased already this turn" in v["violations"][0]["message"]
+
+
 def test_a_drive_off_target_must_be_land_not_conquered(client):
     """WAG-028 / R-105 / R-113: named before the roll, checked either way."""
     st = wag(wagons={0: {"node": list(A), "level": 2}}, barbarians={(2, 0): 1, (0, 0): 3})
@@ -588,13 +645,19 @@ def test_gold_buys_two_resources_a_turn(client):
 
 def test_upgrades_raise_the_level_and_the_mp(client):
     """WAG-006 / R-087 / R-120: +1 level for grain, ore, wool; level 2 has 5 MP."""
-    st = wag(wagons={0: A}, hands={0: hand(grain=2, ore=2, wool=2)})
+    st = wag(wagons={0: A}, hands={0: hand(grain=9, ore=9, wool=9)})
     v = ok(adjudicate(client, st, {"type": "upgrade_baggage_train", "player": 0}))
     s2 = after(v)
     assert s2["scenario_state"]["wagons"]["0"]["level"] == 2
     s3 = after(ok(adjudicate(client, s2, {"type": "upgrade_baggage_train", "player": 0})))
     assert s3["scenario_state"]["wagons"]["0"]["level"] == 3
-    refused(adjudicate(client, s3, {"type": "upgrade_baggage_train", "player": 0}), "WAG-006")
+    while True:                                     # up to the top level; then refused for it, cards in hand
+        v = adjudicate(client, s3, {"type": "upgrade_baggage_train", "player": 0})
+        if not v["legal"]:
+            break
+        s3 = after(v)
+    refused(v, "WAG-006")
+    assert "top level" in v["violations"][0]["message"] and s3["scenario_state"]["wagons"]["0"]["level"] >= 4
 
 
 def test_no_building_or_trading_once_the_wagon_moved(client):
@@ -834,8 +897,11 @@ def test_presents_are_redeemed_on_a_plaza_for_delivery_gold(client):
     assert s2["scenario_state"]["santa"]["pile"] == 7
     assert v["derived"]["victory_points"]["0"]["total"] == 0
     refused(adjudicate(client, st, {**move(path=[corner(CASTLE, "NE")]), "redeem": 1}), "WAG-063", "/action/redeem")
-    refused(adjudicate(client, wag(wagons={0: corner(CASTLE, "N")}), {**move(plaza="castle"), "redeem": 1}),
-            "WAG-063", "/action/redeem")
+    v = refused(adjudicate(client, wag(wagons={0: corner(CASTLE, "N")}), {**move(plaza="castle"), "redeem": 1}),
+                "WAG-063", "/action/redeem")
+    assert "Santa's workshop" in v["violations"][0]["message"]        # no workshop, no presents at all
+    v = refused(adjudicate(client, st, {**move(plaza="castle", draw="tools"), "redeem": 4}), "WAG-063", "/action/redeem")
+    assert "holds 3 presents" in v["violations"][0]["message"]
 
 
 def test_trade_hexes_produce_with_the_workshop(client):
