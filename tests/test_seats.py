@@ -147,6 +147,10 @@ def perturbations(doc: dict, secrets, seat: int):
     return out
 
 
+#: Positions played early too: A New World's harbour tokens are laid face down before the first settlement.
+EARLY = {"SC08": (2,), "SC09": (4,)}
+
+
 def _sample(changes: list, each: int = 4) -> list:
     """At most ``each`` changes of every kind (exchange, reorder, draws, swap, retag)."""
     out, seen = [], {}
@@ -166,13 +170,13 @@ def _legal_json(state, graph, seat):
 
 @pytest.mark.parametrize("sid,n,options", GAMES, ids=[f"{s}-{n}{'-ck' if o else ''}" for s, n, o in GAMES])
 def test_hidden_parts_change_nothing_the_seat_sees_or_may_do(sid, n, options):
-    """BASE-DEV-1, BASE-ROBBER-4, CK-PROG-7, R-005, TDE1-005, WAG-017, R-101, R-121: for each seat, changing what
-    it may not see changes neither its view, nor its derived values, nor its legal actions, nor the picture."""
+    """BASE-DEV-1, BASE-ROBBER-4, CK-PROG-7, R-005, TDE1-005, WAG-017, R-101, R-121, SC08-005, SC09-005: for each
+    seat, changing what it may not see changes neither its view, nor its derived values, nor its legal actions, nor the picture."""
     cache = GraphCache()
     tried = accepted = 0
-    kinds = set()
+    kinds, changed_at = set(), set()
     for seed in (1, 2):
-        for played in _positions(sid, n, options, seed):
+        for played in _positions(sid, n, options, seed, at=EARLY.get(sid, ()) + (40, 110, 190)):
             doc = dump_state(played)
             state, graph = parse_state(json.loads(json.dumps(doc)), cache)    # (loaded as the changed ones are)
             secrets = scenario_of(state).composition.secret_specs
@@ -191,6 +195,7 @@ def test_hidden_parts_change_nothing_the_seat_sees_or_may_do(sid, n, options):
                         continue
                     accepted += 1
                     kinds.add(kind)
+                    changed_at.add(p1)
                     where = f"{kind} {p1} {p2} seat {seat}"
                     assert dump_state(s2) != doc, where
                     assert view_state(dump_state(s2), secrets, seat) == view, where
@@ -202,6 +207,10 @@ def test_hidden_parts_change_nothing_the_seat_sees_or_may_do(sid, n, options):
     assert "exchange" in kinds      # opponents' hands (and the deck) always hide something by mid-game
     if sid == "WAG" and not options and n == 3:
         assert "retag" in kinds         # R-101, R-121: an opponent's held token turned into another kind
+    if sid in EARLY:
+        # SC08-005, SC09-005: the face-down harbour pile reordered, and the seed the laid tokens' kinds are
+        # dealt from changed, while tokens lie face down (the picture draws them without a kind)
+        assert ("scenario_state", "harbor_pile") in changed_at and ("rng", "seed") in changed_at, changed_at
 
 
 def _state(sid="base", n=4, options=None, at=120, seed=3):
@@ -234,6 +243,32 @@ def test_hidden_victory_point_cards_leave_the_public_total():
     v = view_derived(derived, secrets, 0)
     assert v["victory_points"]["0"] == derived["victory_points"]["0"]
     assert v["victory_points"]["1"] == {"settlements": 2, "victory_point_cards": None, "total": 2}
+
+
+def test_the_winner_reveals_victory_point_cards_once_the_game_is_over():
+    """BASE-DEV-9: victory-point cards stay hidden until the game is won; then the winner's (and the total
+    counting them) are shown to every seat, the other players' stay hidden."""
+    vp = {"0": {"settlements": 2, "victory_point_cards": 1, "total": 3},
+          "1": {"settlements": 8, "victory_point_cards": 2, "total": 10},
+          "2": {"settlements": 4, "victory_point_cards": 1, "total": 5}}
+    secrets = SCENARIOS["base"].composition.secret_specs
+    playing = {"victory_points": vp, "winner": None, "phase": "main"}
+    over = {"victory_points": vp, "winner": 1, "phase": "game_over"}
+    v = view_derived(playing, secrets, 0)
+    assert v["victory_points"]["1"] == {"settlements": 8, "victory_point_cards": None, "total": 8}
+    v = view_derived(over, secrets, 0)
+    assert v["victory_points"]["1"] == vp["1"]                         # the winner's, revealed
+    assert v["victory_points"]["2"] == {"settlements": 4, "victory_point_cards": None, "total": 4}
+    assert v["victory_points"]["0"] == vp["0"]                         # the seat's own
+    assert view_derived(over, secrets, 2)["victory_points"]["0"]["victory_point_cards"] is None
+    assert [p for _s, p in hidden_places(over, "derived", secrets, 0)] == [("victory_points", "2")]
+    # a played game won: another seat's derived values show the winner's cards
+    s = play_game("base", 3, 5, check=False).final
+    assert s.phase == "game_over" and s.winner is not None
+    st, g = parse_state(json.loads(json.dumps(dump_state(s))), GraphCache())
+    d = derive(st, g, scenario_of(st))
+    other = (s.winner + 1) % 3
+    assert view_derived(d, secrets, other)["victory_points"][str(s.winner)] == d["victory_points"][str(s.winner)]
 
 
 def test_events_revealing_a_card_are_masked_for_the_others():
@@ -579,3 +614,22 @@ def test_answers_to_a_seat_match_the_contract(client, sid, n, options):
     assert not errors(got["final"]["derived"], "/components/schemas/Derived")
     new = client.post("/v1/games", json={"scenario": sid, "players": n, "seed": 1, "options": options, "seat": 0})
     assert new.status_code == 201 and not errors(new.get_json()["state"], view)
+
+@pytest.mark.parametrize("sid,n,at", [("SC08", 3, 2), ("SC09", 4, 4)])
+def test_face_down_harbour_tokens_are_kept_from_every_seat(sid, n, at):
+    """SC08-005, SC09-005: the harbour pile is face down (a count in every seat's view, the placer's too);
+    a laid token is shown where it lies, without a kind, and the picture draws it face down ("?")."""
+    state = _state(sid, n, at=at)
+    doc = dump_state(state)
+    slots = doc["scenario_state"]["harbor_slots"]
+    assert slots and doc["scenario_state"]["harbor_pile"] and not doc["board"]["harbors"]
+    secrets = scenario_of(state).composition.secret_specs
+    for seat in range(n):
+        v = view_state(doc, secrets, seat)
+        assert v["scenario_state"]["harbor_pile"] == len(doc["scenario_state"]["harbor_pile"])
+        assert v["scenario_state"]["harbor_slots"] == slots
+    cache = GraphCache()
+    st, g = parse_state(json.loads(json.dumps(doc)), cache)
+    svg = state_svg(picture_state(st, secrets, 0), layers=scenario_of(st).board_layers(st, g))
+    assert svg.count("laid face down facing") == len(slots)
+    assert '<g class="harbor">' not in svg              # (no harbour drawn with its kind)

@@ -36,13 +36,20 @@ class Secret:
     ``owner`` (positions and derived values): ``"*"``: the player the first ``*`` names sees it, the others
     see the mask; ``""``: nobody sees it (a face-down pile, a seeded draw to come). ``seen_by`` (events): the
     event's fields naming the players who see it (none: nobody but the referee). ``rules``: what it enforces
-    (rule IDs, rulings)."""
+    (rule IDs, rulings). ``open_when`` (positions and derived values, ``owner="*"``): a function
+    ``(answer, owner) -> bool`` of the whole document the place is in and the place's owner; true: the place
+    is shown to every player (a winner's victory-point cards once the game is over, BASE-DEV-9)."""
     where: str
     mask: Mask
     doc: str
     owner: str = "*"
     seen_by: tuple[str, ...] = ()
     rules: str = ""
+    open_when: Optional[Callable[[Any, int], bool]] = None
+
+    def is_open(self, answer: Any, owner: Optional[int]) -> bool:
+        """Whether the place owned by ``owner`` is shown to every player in ``answer`` (``open_when``)."""
+        return self.open_when is not None and owner is not None and bool(self.open_when(answer, owner))
 
     @property
     def root(self) -> str:
@@ -76,11 +83,13 @@ def _owner_of(key: Any) -> Optional[int]:
     return None
 
 
-def _apply(node: Any, path: tuple[str, ...], secret: Secret, seat: int, owner: Optional[int], found: list) -> Any:
+def _apply(node: Any, path: tuple[str, ...], secret: Secret, seat: int, owner: Optional[int], found: list,
+           answer: Any = None) -> Any:
     """``node`` with ``secret`` masked below it along ``path`` (copies where it changes; ``node`` itself when
-    nothing changes). ``found`` collects the pointers masked (the parts of ``path`` matched)."""
+    nothing changes). ``found`` collects the pointers masked (the parts of ``path`` matched); ``answer``: the
+    whole document (``Secret.open_when``)."""
     if not path:
-        if secret.owner == "*" and owner == seat:
+        if secret.owner == "*" and (owner == seat or secret.is_open(answer, owner)):
             return node
         found.append(None)
         return _masked(node, secret.mask)
@@ -90,7 +99,8 @@ def _apply(node: Any, path: tuple[str, ...], secret: Secret, seat: int, owner: O
         keys = list(node) if head == "*" else ([head] if head in node else [])
         out = node
         for k in keys:
-            got = _apply(node[k], rest, secret, seat, _owner_of(k) if head == "*" and first_star else owner, found)
+            got = _apply(node[k], rest, secret, seat, _owner_of(k) if head == "*" and first_star else owner, found,
+                         answer)
             if got is not node[k]:
                 if out is node:
                     out = dict(node)
@@ -100,7 +110,7 @@ def _apply(node: Any, path: tuple[str, ...], secret: Secret, seat: int, owner: O
         idx = range(len(node)) if head == "*" else ([int(head)] if int(head) < len(node) else [])
         out_l = node
         for i in idx:
-            got = _apply(node[i], rest, secret, seat, i if head == "*" and first_star else owner, found)
+            got = _apply(node[i], rest, secret, seat, i if head == "*" and first_star else owner, found, answer)
             if got is not node[i]:
                 if out_l is node:
                     out_l = list(node)
@@ -110,9 +120,10 @@ def _apply(node: Any, path: tuple[str, ...], secret: Secret, seat: int, owner: O
 
 
 def _view(doc: Any, root: str, secrets: Iterable[Secret], seat: int) -> Any:
+    answer = doc
     for s in secrets:
         if s.root == root:
-            doc = _apply(doc, s.path, s, seat, None, [])
+            doc = _apply(doc, s.path, s, seat, None, [], answer)
     return doc
 
 
@@ -194,7 +205,7 @@ def hidden_places(doc: Any, root: str, secrets: Iterable[Secret], seat: int) -> 
 
     def walk(node: Any, path: tuple, at: tuple, s: Secret, owner: Optional[int]) -> None:
         if not path:
-            if not (s.owner == "*" and owner == seat):
+            if not (s.owner == "*" and (owner == seat or s.is_open(doc, owner))):
                 out.append((s, at))
             return
         head, rest = path[0], path[1:]

@@ -18,9 +18,22 @@ from ...mapgraph import LAND
 from ...rng import Rng
 from ...state import State
 from ...scenarios._sc_common import as_node  # noqa: F401  (re-exported for callers parsing slots)
+from ...seats import Secret
 
 if TYPE_CHECKING:  # pragma: no cover
     pass
+
+
+#: What A New World keeps from every player (a seat's view, ``seats.py``). SC08-005 / SC09-005: the tokens
+#: are drawn from a face-down pile and laid face down, unseen by the placer too, until all are placed. The
+#: pile shows as its size; a laid token has no kind in the position before all are turned face up (the
+#: kinds are dealt onto ``harbor_slots`` then, from the seeded generator whose seed no seat sees), so a slot
+#: shows only where it lies, and the picture draws it face down.
+NEW_WORLD_SECRETS = (
+    Secret("state:/scenario_state/harbor_pile", "count", "the face-down harbour tokens, until all are placed "
+           "and turned face up (a laid token's kind is dealt from the seeded draws only then; its place, "
+           "`harbor_slots`, is public)", owner="", rules="SC08-005, SC09-005, R-020"),
+)
 
 
 def harbors_pending(state: State) -> int:
@@ -89,6 +102,23 @@ def make_handler(rule: str) -> Handler:
             s.current_player = placer(s, len(slots))
 
     return Handler("place_harbor", frozenset({"setup"}), check, apply, not_your_turn=rule)
+
+
+def face_down_layers(state: State) -> list:
+    """The picture's harbour tokens laid face down (SC08-005 / SC09-005): a square marked "?" on the sea
+    hex of each slot, its kind not drawn (no one knows it before all are turned face up); none once they
+    are (the board's harbours are drawn then)."""
+    from ...picture import Glyph, Layer
+    glyphs = []
+    for e in state.scenario_state.get("harbor_slots") or []:
+        edge = (int(e[0]), int(e[1]), str(e[2]))
+        sea = [h for h in edge_hexes(edge) if (t := state.hexes.get(h)) is not None and t.terrain == "sea"]
+        glyphs += [Glyph(h, "?", None, f"harbour token laid face down facing {edge_str(edge)}, its kind "
+                                     "unknown until all are placed (SC08-005, SC09-005)") for h in sea[:1]]
+    if not glyphs:
+        return []
+    return [Layer("harbor-face-down", "harbour token laid face down (SC08-005, SC09-005)", "square", "#8d6e63",
+                  tuple(glyphs))]
 
 
 def harbor_phase_violation(ctx: Ctx, rule: str) -> list[Violation]:

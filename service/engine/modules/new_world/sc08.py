@@ -22,7 +22,7 @@ from ...rng import Rng
 from ...state import State, Tile
 from ...scenarios._sc_common import (award_first_settlement, home_regions, main_phase_settlement, node_regions,
                          player_count_problems, record_start_node, validate_common)
-from .harbors import harbor_phase_violation, make_handler, placer, validate_harbor_state
+from .harbors import NEW_WORLD_SECRETS, face_down_layers, harbor_phase_violation, make_handler, placer, validate_harbor_state
 from ...module import ActionSpec, EventSpec, OptionSpec
 from ...spec import EDGE, PLAYER, Bool, F, List, Obj, Str
 from ...scenarios.base import player_option
@@ -81,6 +81,7 @@ class NewWorld3(MappedScenario, Seafarers, edition=Edition(
                                                                     "kind": F(Str(max_len=10), required=True)}),
                                                                max_len=12), required=True)},
                         "All harbour tokens are placed and turned face up (R-020)."))
+    SECRETS = NEW_WORLD_SECRETS           # SC08-005 / SC09-005: the face-down harbour pile
     module_name = "A New World"
 
     # -- map ---------------------------------------------------------------------------------------
@@ -118,6 +119,9 @@ class NewWorld3(MappedScenario, Seafarers, edition=Edition(
             award_first_settlement(ctx, s, bool(islands) and bool(new), self.rule_svp,
                                    f"first settlement on an island other than the home island(s) "
                                    f"({', '.join(sorted(new))})")
+
+    def board_layers(self, state: State, graph) -> list:
+        return super().board_layers(state, graph) + face_down_layers(state)     # SC08-005 / SC09-005
 
     def validate_state(self, state: State) -> list[tuple[str, str]]:
         return (player_count_problems(state, self.players, self.rule_players) + validate_common(state)
