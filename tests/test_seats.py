@@ -246,8 +246,8 @@ def test_hidden_victory_point_cards_leave_the_public_total():
 
 
 def test_the_winner_reveals_victory_point_cards_once_the_game_is_over():
-    """BASE-DEV-9: victory-point cards stay hidden until the game is won; then the winner's (and the total
-    counting them) are shown to every seat, the other players' stay hidden."""
+    """BASE-DEV-9: victory-point cards stay hidden until the game is won; then every player's (and the totals
+    counting them) are shown to every seat ("revealed ... at game end")."""
     vp = {"0": {"settlements": 2, "victory_point_cards": 1, "total": 3},
           "1": {"settlements": 8, "victory_point_cards": 2, "total": 10},
           "2": {"settlements": 4, "victory_point_cards": 1, "total": 5}}
@@ -258,10 +258,13 @@ def test_the_winner_reveals_victory_point_cards_once_the_game_is_over():
     assert v["victory_points"]["1"] == {"settlements": 8, "victory_point_cards": None, "total": 8}
     v = view_derived(over, secrets, 0)
     assert v["victory_points"]["1"] == vp["1"]                         # the winner's, revealed
-    assert v["victory_points"]["2"] == {"settlements": 4, "victory_point_cards": None, "total": 4}
+    assert v["victory_points"]["2"] == vp["2"]                         # and every other player's: game end
     assert v["victory_points"]["0"] == vp["0"]                         # the seat's own
-    assert view_derived(over, secrets, 2)["victory_points"]["0"]["victory_point_cards"] is None
-    assert [p for _s, p in hidden_places(over, "derived", secrets, 0)] == [("victory_points", "2")]
+    assert view_derived(over, secrets, 2)["victory_points"]["0"] == vp["0"]
+    assert view_derived(playing, secrets, 2)["victory_points"]["0"]["victory_point_cards"] is None
+    assert [p for _s, p in hidden_places(over, "derived", secrets, 0)] == []
+    assert [p for _s, p in hidden_places(playing, "derived", secrets, 0)] == [("victory_points", "1"),
+                                                                              ("victory_points", "2")]
     # a played game won: another seat's derived values show the winner's cards
     s = play_game("base", 3, 5, check=False).final
     assert s.phase == "game_over" and s.winner is not None

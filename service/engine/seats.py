@@ -38,7 +38,7 @@ class Secret:
     event's fields naming the players who see it (none: nobody but the referee). ``rules``: what it enforces
     (rule IDs, rulings). ``open_when`` (positions and derived values, ``owner="*"``): a function
     ``(answer, owner) -> bool`` of the whole document the place is in and the place's owner; true: the place
-    is shown to every player (a winner's victory-point cards once the game is over, BASE-DEV-9)."""
+    is shown to every player (victory-point cards once the game is over, BASE-DEV-9)."""
     where: str
     mask: Mask
     doc: str

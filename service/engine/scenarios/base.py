@@ -161,9 +161,10 @@ def _public_points(vp: Any) -> Any:
     return out
 
 
-def _won(derived: Any, owner: int) -> bool:
-    """BASE-DEV-9: the winner's victory-point cards are revealed once the game is won (phase game over)."""
-    return isinstance(derived, dict) and derived.get("phase") == "game_over" and derived.get("winner") == owner
+def _game_over(derived: Any, owner: int) -> bool:
+    """BASE-DEV-9: victory-point cards are "revealed when the player declares victory ... or at game end":
+    every player's are shown once the game is over (phase game over), the winner's and the others' alike."""
+    return isinstance(derived, dict) and derived.get("phase") == "game_over"
 
 
 def _seat_trades(listed: Any, seat: int, state: State, graph: Any, scenario: Any) -> Any:
@@ -219,8 +220,8 @@ BASE_SECRETS = (
     Secret("state:/rng/seed", "hidden", "the seed of the seeded draws (dice, stolen cards, drawn cards to come "
            "follow from it)", owner=""),
     Secret("derived:/victory_points/*", _public_points, "the hidden victory-point cards, and the total "
-           "counting them; the winner's are shown to all once the game is over (phase `game_over`)",
-           rules="BASE-DEV-9", open_when=_won),     # BASE-DEV-9: hidden until the winner reveals them
+           "counting them; every player's are shown to all once the game is over (phase `game_over`)",
+           rules="BASE-DEV-9", open_when=_game_over),    # BASE-DEV-9: hidden until the game ends
     Secret("legal:/ranges/domestic_trade", _seat_trades, "in a seat's legal actions, the domestic trades: which "
            "partners' hands allow a trade (D-seat-trades)", owner=""),
     Secret("event:stole/resource", "hidden", "the card the robber (or pirate) took", seen_by=("player", "victim"),
