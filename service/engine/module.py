@@ -19,7 +19,9 @@ Each module declares, as class attributes read along the stack by :func:`compose
 - ``PHASES``: the phases it adds to the engine's (``state.PHASES``), each with the function giving the
   violation of an action type the phase does not take (``ctx -> Violation``, the gate's "wrong phase");
 - ``PLAY_LEAN``: :class:`PlayLean` entries: what seeded random play (``selfplay``) leans towards in its
-  game, besides building (a game whose end needs more than building says how it is reached).
+  game, besides building (a game whose end needs more than building says how it is reached);
+- ``PLAY_AVOID``: :class:`PlayAvoid` entries: what seeded random play sets aside while something else is
+  legal (a choice that, taken at random, would keep a game from ever ending).
 
 The engine reads the composed declarations (:class:`Composition`, fixed once when the scenario is
 registered); request schemas, ``openapi.yaml``, the legal-action candidates and ``GET /v1/scenarios/{id}``
@@ -104,6 +106,18 @@ class PlayLean:
     type: str
     when: Optional[Callable[["State", "Action"], bool]] = None
     doc: str = ""
+
+
+@dataclass(frozen=True)
+class PlayAvoid:
+    """One choice random play sets aside, unless nothing else is legal: every legal action and range of
+    ``type`` while ``when(state, player)`` holds for the acting player (always, without ``when`` and
+    ``each``); with ``each``, only the listed actions of ``type`` for which ``each(state, action)`` holds.
+    The rules are untouched: the actions stay listed and accepted; only the random pick passes them by."""
+    type: str
+    when: Optional[Callable[["State", int], bool]] = None
+    doc: str = ""
+    each: Optional[Callable[["State", "Action"], bool]] = None
 
 
 class Hooks(Protocol):
@@ -276,7 +290,7 @@ class Hooks(Protocol):
 HOOKS: tuple[str, ...] = tuple(n for n in Hooks.__dict__ if not n.startswith("_") and callable(Hooks.__dict__[n]))
 
 DECLARATIONS = ("ACTIONS", "ACTION_FIELDS", "WITHOUT_ACTIONS", "STATE", "PLAYER", "CURRENCIES", "DERIVED", "EVENTS",
-                "OPTIONS", "CHECKS", "VALIDATORS", "PLAY_LEAN", "PHASES")
+                "OPTIONS", "CHECKS", "VALIDATORS", "PLAY_LEAN", "PLAY_AVOID", "PHASES")
 
 #: Every phase a registered module declares (``PHASES``), with the module declaring it: the state's
 #: schema takes these besides the engine's; the consistency check holds a game to its own stack's.
@@ -323,6 +337,8 @@ class Composition:
     play_lean: tuple = ()
     #: The phases the modules add (``PHASES``), each with its wrong-phase function.
     phases: Mapping[str, Callable] = field(default_factory=dict)
+    #: What random play sets aside while something else is legal (``PLAY_AVOID``), base module first.
+    play_avoid: tuple = ()
 
     def handler(self, type_: str) -> Optional["Handler"]:
         spec = self.actions.get(type_)
@@ -391,11 +407,13 @@ def compose(cls: type, default: type) -> Composition:
     checks: tuple = ()
     validators: tuple = ()
     play_lean: tuple = ()
+    play_avoid: tuple = ()
     for c in stack:
         currencies += tuple(x for x in _own(c, "CURRENCIES") or () if x not in currencies)
         checks += tuple(x for x in _own(c, "CHECKS") or () if x not in checks)
         validators += tuple(x for x in _own(c, "VALIDATORS") or () if x not in validators)
         play_lean += tuple(x for x in _own(c, "PLAY_LEAN") or () if x not in play_lean)
+        play_avoid += tuple(x for x in _own(c, "PLAY_AVOID") or () if x not in play_avoid)
     for spec in actions.values():
         if spec.ranges is not None:
             RANGE_KINDS[spec.type] = spec.ranges
@@ -404,8 +422,8 @@ def compose(cls: type, default: type) -> Composition:
                        Obj(state), Obj(player), Obj(derived), events, options, hooks,
                        frozenset(t for t, a in actions.items() if a.handler is not None),
                        tuple(dict.fromkeys(a.candidates for a in actions.values() if a.candidates is not None)),
-                       currencies, checks, validators, play_lean, phases)
+                       currencies, checks, validators, play_lean, phases, play_avoid)
 
 
-__all__ = ["note_phases", "DECLARED_PHASES", "ActionSpec", "EventSpec", "OptionSpec", "PlayLean", "Hooks", "HOOKS", "Composition", "compose", "hook_doc",
+__all__ = ["note_phases", "DECLARED_PHASES", "ActionSpec", "EventSpec", "OptionSpec", "PlayLean", "PlayAvoid", "Hooks", "HOOKS", "Composition", "compose", "hook_doc",
            "Candidates"]
