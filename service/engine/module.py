@@ -75,6 +75,8 @@ class ActionSpec:
     #: A Handler, or a function of no arguments giving one (resolved when the scenario is registered, so
     #: a module's handlers may live in a file that imports the module).
     handler: Any = None
+    #: A candidates function marked ``distinct`` (``fn.distinct = True``) yields no two equal actions: when
+    #: it is the only source of a type the engine generates none of, the list keys none of them again.
     candidates: Optional[Candidates] = None
     #: Legal actions of this type are given as ranges (counts of cards) with a checked example.
     ranged: bool = False

@@ -128,6 +128,9 @@ def move_candidates(state: State, graph: MapGraph, scen: Any, p: int):
     return out
 
 
+move_candidates.distinct = True     # one action per destination and grain choice: the list keys none again
+
+
 def _may_roll(state: State, p: int) -> bool:
     """Necessary for a drive-off or a chase (so the legal list tries no other): the current player's wagon
     is still moving (R-115) and its card has die numbers (WAG-027, R-116)."""
