@@ -77,6 +77,8 @@ class ActionSpec:
     handler: Any = None
     #: A candidates function marked ``distinct`` (``fn.distinct = True``) yields no two equal actions: when
     #: it is the only source of a type the engine generates none of, the list keys none of them again.
+    #: Marked ``judged`` (``fn.judged = True``) as well, each action it yields passes the handler's check
+    #: (found legal by the search that made it): the list asks the gate and the other checks only.
     candidates: Optional[Candidates] = None
     #: Legal actions of this type are given as ranges (counts of cards) with a checked example.
     ranged: bool = False

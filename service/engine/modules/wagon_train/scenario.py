@@ -111,10 +111,11 @@ def _ranges() -> RangeKind:
 
 def move_candidates(state: State, graph: MapGraph, scen: Any, p: int):
     """``move_wagon``: one cheapest plan per destination and grain choice (``costs.plans``)."""
-    if state.phase != "main" or state.current_player != p or not C.wagon(state, p):
+    w = C.wagon(state, p)
+    if state.phase != "main" or state.current_player != p or not w or (w.get("node") is None and not w.get("plaza")):
         return []
     t = C.turn_of(state)
-    if t.get("ended"):
+    if t.get("ended"):                      # R-115: the movement is over (``handlers.movement_over``)
         return []
     out = []
     choices = [False] + ([True] if not t.get("grain") and state.players[p].resources.get("grain", 0) else [])
@@ -129,6 +130,10 @@ def move_candidates(state: State, graph: MapGraph, scen: Any, p: int):
 
 
 move_candidates.distinct = True     # one action per destination and grain choice: the list keys none again
+#: Each move passes ``MoveWagon.check``: the wagon is on the board, its movement goes on, the grain is
+#: unpaid and held, and each plan is the cheapest one ``costs.plans`` found legal (the check of a listed
+#: move would read the same verdict from the listing's book); the list asks the rest of ``check_action``.
+move_candidates.judged = True
 
 
 def _may_roll(state: State, p: int) -> bool:
