@@ -4,9 +4,10 @@
 
 Each game is played by ``selfplay.play_game`` (its lean and what the WAG module sets aside, ``PLAY_AVOID``)
 up to ``--cap`` actions; a line per game gives how it ended, the winner, its actions, the tokens delivered,
-the sea jumps and the gold each player holds at the end, then the count of games won. Every invariant is
-checked on every action (``--no-check`` skips them); the WAG conservation (gold, tokens, barbarians) is
-tested by ``tests/test_wagon_train.py``.
+the sea jumps, the gold each player holds at the end and the failures, then the count of games won without
+failure. Every invariant is checked on every action (``--no-check`` skips them), and so are the WAG counts:
+18 tokens (R-088), 3 barbarians (R-104), and gold changing only between players and the pirate pool but for
+deliveries and purchases.
 """
 from __future__ import annotations
 
@@ -18,11 +19,35 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
+def _held(s) -> tuple[int, int, int]:
+    """Tokens (in stacks, on wagons, delivered), barbarians, and gold (players and the pirate pool)."""
+    ss = s.scenario_state
+    tokens = sum(sum(st.values()) for st in (ss.get("stacks") or {}).values())
+    for w in (ss.get("wagons") or {}).values():
+        tokens += (1 if w.get("token") else 0) + sum((w.get("delivered") or {}).values())
+    return (tokens, sum((ss.get("barbarians") or {}).values()),
+            sum(p.extra.get("gold", 0) for p in s.players) + int(ss.get("pirate_pool", 0)))
+
+
 def one(job: tuple[bool, int, int, int, bool]) -> tuple[bool, str]:
     from service.engine.selfplay import play_game
     ck, n, seed, cap, check = job
+    lost: list[str] = []
+
+    def conserved(state, action, verdict) -> None:
+        """R-088: 18 tokens; R-104: 3 barbarians; gold meets the bank only on deliveries and purchases."""
+        if verdict.state is None:
+            return
+        (t0, b0, g0), (t1, b1, g1) = _held(state), _held(verdict.state)
+        bank = sum(e.get("gold", 0) for e in verdict.events if e["type"] == "token_delivered")
+        bank -= sum(e["gave"].get("gold", 0) for e in verdict.events
+                    if e["type"] == "traded" and e.get("partner") == "bank")
+        if (t0, t1, b0, b1) != (18, 18, 3, 3) or g1 - g0 != bank:
+            lost.append(f"{action.type}: tokens {t0}->{t1}, barbarians {b0}->{b1}, gold {g0}->{g1} (bank {bank})")
+
     g = play_game("WAG", n, seed, max_actions=cap, options={"cities_and_knights": True} if ck else None,
-                  check=check)
+                  check=check, on_step=conserved)
+    g.failures.extend(lost)
     ss = g.final.scenario_state
     delivered = sum(sum((w.get("delivered") or {}).values()) for w in ss["wagons"].values())
     jumps = sum(1 for a in g.log if a.type == "move_wagon" and a.get("jump"))

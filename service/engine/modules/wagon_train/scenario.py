@@ -238,6 +238,12 @@ def grain_needed(state: State, action: Action) -> bool:
     return bool(action.get("grain")) and state.players[action.player].resources.get("grain", 0) < GRAIN_TO_SPARE
 
 
+def settled(state: State, player: int) -> bool:
+    """Random play sets road building aside once the player has no settlement left to place: its lumber and
+    brick would be spent on roads leading nowhere while cities wait."""
+    return not state.players[player].supply.get("settlements", 0)
+
+
 def toward_building(state: State, action: Action) -> bool:
     """Random play leans to bank trades that bring a settlement or a city nearer (one left in the supply):
     the card got is one the building lacks, the cards given are beyond what either needs (two trades never
@@ -393,7 +399,8 @@ class WagonTrainRules:
                             "wagon jumps along (WAG-022) faster than building closes them"),
                   PlayAvoid("build_ship", ships_enough, "no more ships once the player has a few on the board"),
                   PlayAvoid("move_wagon", None, "no grain paid for MP (WAG-012) while grain is short",
-                            each=grain_needed))
+                            each=grain_needed),
+                  PlayAvoid("build_road", settled, "no more roads once every settlement is on the board"))
 
     # -- a new game --------------------------------------------------------------------------------------
     def new_game(self, num_players: int, seed: int, options: Optional[dict] = None) -> State:
