@@ -10,8 +10,8 @@ from service.engine.core import Action
 from service.engine.legal.common import LegalActions
 from service.engine.module import PlayAvoid, PlayLean
 from service.engine.rng import Rng
-from service.engine.selfplay import (PROGRESS, avoiding, invariants, leaning, pick_action, play_game, playable_scenarios,
-                                     set_aside)
+from service.engine.selfplay import (PROGRESS, avoiding, invariants, leaning, pick_action, play_game,
+                                     playable_scenarios, set_aside)
 from service.engine.scenarios import SCENARIOS, get_scenario, with_expansions
 from service.engine.mapgraph import MapGraph
 
@@ -66,10 +66,12 @@ def test_a_declared_lean_picks_among_the_actions_it_selects():
 
 def test_a_declared_avoidance_sets_choices_aside_unless_nothing_else_is_legal():
     end, buy = Action("end_turn", 0), Action("gold_trade", 0, {"give": {"gold": 2}, "get": {"ore": 1}})
-    plain, grain = Action("move_wagon", 0, {"path": [[1, 1, "N"]]}), Action("move_wagon", 0, {"path": [], "grain": True})
+    plain = Action("move_wagon", 0, {"path": [[1, 1, "N"]]})
+    grain = Action("move_wagon", 0, {"path": [], "grain": True})
     spec = {"player": 0, "give": {"gold": 2}}
     la = LegalActions(0, [0], {"end_turn": [end], "move_wagon": [plain, grain]}, {"gold_trade": [spec]})
-    broke = (PlayAvoid("gold_trade", lambda s, p: s == "poor"), PlayAvoid("move_wagon", each=lambda s, a: a.get("grain")))
+    broke = (PlayAvoid("gold_trade", lambda s, p: s == "poor"),
+             PlayAvoid("move_wagon", each=lambda s, a: a.get("grain")))
     left = set_aside(la, broke, "poor")
     assert left.ranges == {} and left.actions == {"end_turn": [end], "move_wagon": [plain]}
     assert set_aside(la, broke, "rich").ranges == la.ranges                 # ``when`` false: the type stays
