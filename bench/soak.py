@@ -58,7 +58,7 @@ def http_game(client, sid: str, n: int, seed: int, cap: int, options=None) -> di
     from service.engine.referee import adjudicate
     from service.engine.rng import Rng
     from service.engine.scenarios import get_scenario, with_expansions
-    from service.engine.selfplay import leaning, pick_action
+    from service.engine.selfplay import avoiding, leaning, pick_action
     scen = with_expansions(get_scenario(sid), options, n)
     failures: list[str] = []
     state = scen.new_game(n, seed, options) if options else scen.new_game(n, seed)
@@ -75,7 +75,8 @@ def http_game(client, sid: str, n: int, seed: int, cap: int, options=None) -> di
     actions = 0
     while state.phase != "game_over" and actions < cap and not failures:
         to_act = players_to_act(state)
-        a = pick_action(legal_actions(state, graph, scen, to_act[rng.below(len(to_act))]), rng, leaning(scen), state)
+        a = pick_action(legal_actions(state, graph, scen, to_act[rng.below(len(to_act))]), rng, leaning(scen), state,
+                        avoiding(scen))
         if a is None:
             failures.append(f"no legal action in phase {state.phase}")
             break

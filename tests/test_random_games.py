@@ -8,9 +8,10 @@ from bench.soak import http_game
 from service.api.replay import canonical_json
 from service.engine.core import Action
 from service.engine.legal.common import LegalActions
-from service.engine.module import PlayLean
+from service.engine.module import PlayAvoid, PlayLean
 from service.engine.rng import Rng
-from service.engine.selfplay import PROGRESS, invariants, leaning, pick_action, play_game, playable_scenarios
+from service.engine.selfplay import (PROGRESS, avoiding, invariants, leaning, pick_action, play_game,
+                                     playable_scenarios, set_aside)
 from service.engine.scenarios import SCENARIOS, get_scenario, with_expansions
 from service.engine.mapgraph import MapGraph
 
@@ -61,6 +62,33 @@ def test_a_declared_lean_picks_among_the_actions_it_selects():
     # without the entry the same draws lean towards nothing here: the plain random choice every time
     assert [pick_action(la, Rng(7, i), PROGRESS, None) for i in range(5)] == \
         [pick_action(la, Rng(7, i), (), None) for i in range(5)]
+
+
+def test_a_declared_avoidance_sets_choices_aside_unless_nothing_else_is_legal():
+    end, buy = Action("end_turn", 0), Action("gold_trade", 0, {"give": {"gold": 2}, "get": {"ore": 1}})
+    plain = Action("move_wagon", 0, {"path": [[1, 1, "N"]]})
+    grain = Action("move_wagon", 0, {"path": [], "grain": True})
+    spec = {"player": 0, "give": {"gold": 2}}
+    la = LegalActions(0, [0], {"end_turn": [end], "move_wagon": [plain, grain]}, {"gold_trade": [spec]})
+    broke = (PlayAvoid("gold_trade", lambda s, p: s == "poor"),
+             PlayAvoid("move_wagon", each=lambda s, a: a.get("grain")))
+    left = set_aside(la, broke, "poor")
+    assert left.ranges == {} and left.actions == {"end_turn": [end], "move_wagon": [plain]}
+    assert set_aside(la, broke, "rich").ranges == la.ranges                 # ``when`` false: the type stays
+    assert all(pick_action(la, Rng(3, i), PROGRESS, "poor", broke) in (end, plain) for i in range(200))
+    alone = LegalActions(0, [0], {"gold_trade": [buy]})
+    assert set_aside(alone, broke, "poor") is alone                         # nothing else legal: kept
+    assert pick_action(alone, Rng(3, 1), PROGRESS, "poor", broke) == buy
+    # nothing declared: the same draws as before the avoidances existed
+    listed = LegalActions(0, [0], la.actions)
+    assert [pick_action(listed, Rng(7, i), PROGRESS, None, ()) for i in range(20)] == \
+        [pick_action(listed, Rng(7, i), PROGRESS, None) for i in range(20)]
+
+
+def test_only_the_wagon_train_declares_avoidances():
+    for sid, scen in SCENARIOS.items():
+        for game in (scen, with_expansions(scen, {"cities_and_knights": True})):
+            assert bool(avoiding(game)) == (sid == "WAG"), sid
 
 
 @pytest.mark.parametrize("sid,players", SCENARIO_PAIRS, ids=[f"{s}-{n}" for s, n in SCENARIO_PAIRS])

@@ -21,7 +21,9 @@ Each module declares, as class attributes read along the stack by :func:`compose
 - ``SECRETS``: :class:`~.seats.Secret` entries: what its data holds that some players may not see (a
   seat's view, ``seats.py``: cards in hand as counts, face-down piles, hidden draws);
 - ``PLAY_LEAN``: :class:`PlayLean` entries: what seeded random play (``selfplay``) leans towards in its
-  game, besides building (a game whose end needs more than building says how it is reached).
+  game, besides building (a game whose end needs more than building says how it is reached);
+- ``PLAY_AVOID``: :class:`PlayAvoid` entries: what seeded random play sets aside while something else is
+  legal (a choice that, taken at random, would keep a game from ever ending).
 
 The engine reads the composed declarations (:class:`Composition`, fixed once when the scenario is
 registered); request schemas, ``openapi.yaml``, the legal-action candidates and ``GET /v1/scenarios/{id}``
@@ -76,6 +78,10 @@ class ActionSpec:
     #: A Handler, or a function of no arguments giving one (resolved when the scenario is registered, so
     #: a module's handlers may live in a file that imports the module).
     handler: Any = None
+    #: A candidates function marked ``distinct`` (``fn.distinct = True``) yields no two equal actions: when
+    #: it is the only source of a type the engine generates none of, the list keys none of them again.
+    #: Marked ``judged`` (``fn.judged = True``) as well, each action it yields passes the handler's check
+    #: (found legal by the search that made it): the list asks the gate and the other checks only.
     candidates: Optional[Candidates] = None
     #: Legal actions of this type are given as ranges (counts of cards) with a checked example.
     ranged: bool = False
@@ -107,6 +113,18 @@ class PlayLean:
     type: str
     when: Optional[Callable[["State", "Action"], bool]] = None
     doc: str = ""
+
+
+@dataclass(frozen=True)
+class PlayAvoid:
+    """One choice random play sets aside, unless nothing else is legal: every legal action and range of
+    ``type`` while ``when(state, player)`` holds for the acting player (always, without ``when`` and
+    ``each``); with ``each``, only the listed actions of ``type`` for which ``each(state, action)`` holds.
+    The rules are untouched: the actions stay listed and accepted; only the random pick passes them by."""
+    type: str
+    when: Optional[Callable[["State", int], bool]] = None
+    doc: str = ""
+    each: Optional[Callable[["State", "Action"], bool]] = None
 
 
 class Hooks(Protocol):
@@ -292,7 +310,7 @@ class Hooks(Protocol):
 HOOKS: tuple[str, ...] = tuple(n for n in Hooks.__dict__ if not n.startswith("_") and callable(Hooks.__dict__[n]))
 
 DECLARATIONS = ("ACTIONS", "ACTION_FIELDS", "WITHOUT_ACTIONS", "STATE", "PLAYER", "CURRENCIES", "DERIVED", "EVENTS",
-                "OPTIONS", "CHECKS", "VALIDATORS", "PLAY_LEAN", "PHASES", "SECRETS")
+                "OPTIONS", "CHECKS", "VALIDATORS", "PLAY_LEAN", "PLAY_AVOID", "PHASES", "SECRETS")
 
 #: Every phase a registered module declares (``PHASES``), with the module declaring it: the state's
 #: schema takes these besides the engine's; the consistency check holds a game to its own stack's.
@@ -341,6 +359,9 @@ class Composition:
     phases: Mapping[str, Callable] = field(default_factory=dict)
     #: What the modules keep from some players (``SECRETS``), ``(module, Secret)``, base module first.
     secrets: tuple = ()
+
+    #: What random play sets aside while something else is legal (``PLAY_AVOID``), base module first.
+    play_avoid: tuple = ()
 
     @property
     def secret_specs(self) -> tuple:
@@ -415,6 +436,7 @@ def compose(cls: type, default: type) -> Composition:
     validators: tuple = ()
     play_lean: tuple = ()
     secrets: tuple = ()
+    play_avoid: tuple = ()
     for c in stack:
         mod = getattr(c, "module_name", None) or c.__name__
         secrets += tuple((mod, x) for x in _own(c, "SECRETS") or () if x not in [y for _m, y in secrets])
@@ -422,6 +444,7 @@ def compose(cls: type, default: type) -> Composition:
         checks += tuple(x for x in _own(c, "CHECKS") or () if x not in checks)
         validators += tuple(x for x in _own(c, "VALIDATORS") or () if x not in validators)
         play_lean += tuple(x for x in _own(c, "PLAY_LEAN") or () if x not in play_lean)
+        play_avoid += tuple(x for x in _own(c, "PLAY_AVOID") or () if x not in play_avoid)
     for spec in actions.values():
         if spec.ranges is not None:
             RANGE_KINDS[spec.type] = spec.ranges
@@ -430,8 +453,8 @@ def compose(cls: type, default: type) -> Composition:
                        Obj(state), Obj(player), Obj(derived), events, options, hooks,
                        frozenset(t for t, a in actions.items() if a.handler is not None),
                        tuple(dict.fromkeys(a.candidates for a in actions.values() if a.candidates is not None)),
-                       currencies, checks, validators, play_lean, phases, secrets)
+                       currencies, checks, validators, play_lean, phases, secrets, play_avoid)
 
 
-__all__ = ["note_phases", "DECLARED_PHASES", "ActionSpec", "EventSpec", "OptionSpec", "PlayLean", "Hooks", "HOOKS", "Composition", "compose", "hook_doc",
+__all__ = ["note_phases", "DECLARED_PHASES", "ActionSpec", "EventSpec", "OptionSpec", "PlayLean", "PlayAvoid", "Hooks", "HOOKS", "Composition", "compose", "hook_doc",
            "Candidates"]

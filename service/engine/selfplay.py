@@ -19,7 +19,7 @@ from typing import Any, Callable, Optional
 from .consistency import check_state
 from .core import Action
 from .derive import victory_points
-from .legal import legal_actions, players_to_act, random_action
+from .legal import LegalActions, legal_actions, players_to_act, random_action
 from .mapgraph import RESOURCES, MapGraph
 from .referee import adjudicate
 from .rng import Rng
@@ -121,10 +121,41 @@ def leaning(scen) -> tuple:
     return PROGRESS + tuple(scen.composition.play_lean)
 
 
-def pick_action(la, rng: Rng, lean: tuple = PROGRESS, state: Optional[State] = None) -> Optional[Action]:
+def avoiding(scen) -> tuple:
+    """What random play sets aside in ``scen``'s game while something else is legal: what the game's modules
+    declare (``PLAY_AVOID``: ``module.PlayAvoid`` entries); none in most games."""
+    return tuple(scen.composition.play_avoid)
+
+
+def set_aside(la, avoid: tuple, state: Optional[State]):
+    """``la`` without what the entries of ``avoid`` set aside for its player in ``state``: whole types
+    (actions and ranges alike), or the listed actions an entry's ``each`` picks; ``la`` itself when nothing
+    is set aside or nothing else would be left."""
+    gone = {e.type for e in avoid if e.each is None and (e.type in la.actions or e.type in la.ranges)
+            and (e.when is None or e.when(state, la.player))}
+    picky = [e for e in avoid if e.each is not None and e.type in la.actions]
+    if not gone and not picky:
+        return la
+    acts = {t: v for t, v in la.actions.items() if t not in gone}
+    for e in picky:
+        if e.type in acts:
+            acts[e.type] = [a for a in acts[e.type] if not e.each(state, a)]
+            if not acts[e.type]:
+                del acts[e.type]
+    ranges = {t: v for t, v in la.ranges.items() if t not in gone}
+    if not any(acts.values()) and not any(ranges.values()):
+        return la
+    return LegalActions(la.player, la.players_to_act, acts, ranges)
+
+
+def pick_action(la, rng: Rng, lean: tuple = PROGRESS, state: Optional[State] = None,
+                avoid: tuple = ()) -> Optional[Action]:
     """A random legal action, leaning towards ``lean`` (``PROGRESS`` or :func:`leaning`): 3 times in 4, when
     some entry has legal actions, one such entry is picked uniformly, then one of its actions; an entry is an
-    action type, or a ``PlayLean`` whose ``when(state, action)`` selects among that type's actions."""
+    action type, or a ``PlayLean`` whose ``when(state, action)`` selects among that type's actions. The types
+    ``avoid`` sets aside (:func:`avoiding`, :func:`set_aside`) are picked only when nothing else is legal."""
+    if avoid:
+        la = set_aside(la, avoid, state)
     progress = []
     for e in lean:
         if isinstance(e, str):
@@ -152,6 +183,7 @@ def play_game(scenario_id: str, players: int, seed: int, *, max_actions: int = 3
     game = Game(scenario_id, players, seed, state, state)
     rng = Rng(seed, 0x5EED)
     lean = leaning(scen)
+    avoid = avoiding(scen)
     fail = game.failures
     before_text = dump(state) if dump else None
     while state.phase != "game_over":
@@ -161,7 +193,7 @@ def play_game(scenario_id: str, players: int, seed: int, *, max_actions: int = 3
         to_act = players_to_act(state)
         who = to_act[rng.below(len(to_act))] if to_act else None
         la = legal_actions(state, graph, scen, who)
-        action = pick_action(la, rng, lean, state)
+        action = pick_action(la, rng, lean, state, avoid)
         if action is None:
             game.ended = "no legal action"
             fail.append(f"no legal action for player {who} in phase {state.phase} after {len(game.log)} actions")
@@ -207,4 +239,4 @@ def replay_log(initial: State, log: list[Action], graph: MapGraph, scen) -> Stat
     return s
 
 
-__all__ = ["Game", "play_game", "pick_action", "leaning", "PROGRESS", "invariants", "playable_scenarios", "replay_log"]
+__all__ = ["Game", "play_game", "pick_action", "leaning", "avoiding", "set_aside", "PROGRESS", "invariants", "playable_scenarios", "replay_log"]

@@ -146,12 +146,24 @@ def _list(state: State, graph: MapGraph, scenario: "Scenario", player: Optional[
     out = LegalActions(player, to_act)
     comp = scenario.composition
     extra: dict[str, list[Action]] = {}
+    keyed: set[str] = set()         # the types whose extras may repeat one another (``distinct`` below)
+    judged: set[str] = set()        # the types whose extras all pass their handler's check (``judged``)
     if "legal_candidates" in comp.hooks:
         for a in scenario.legal_candidates(state, graph, player):
             extra.setdefault(a.type, []).append(a)
+        keyed.update(extra)
     for fn in comp.candidates:                      # the candidates a module's ActionSpec declares
+        mine = set()
         for a in fn(state, graph, scenario, player):
+            if a.type in extra and a.type not in mine:
+                keyed.add(a.type)                   # a second source of the type
+            mine.add(a.type)
             extra.setdefault(a.type, []).append(a)
+        if not getattr(fn, "distinct", False):
+            keyed.update(mine)
+        if getattr(fn, "judged", False):
+            judged.update(mine)
+    judged -= keyed                 # (a type with another source is judged in full)
     plain = not comp.checks and comp.hooks.isdisjoint(_JUDGING_HOOKS)
     pos: Optional[_Pos] = None
     pl = state.players[player]
@@ -205,12 +217,14 @@ def _list(state: State, graph: MapGraph, scenario: "Scenario", player: Optional[
         else:
             cands = list(gen(state, graph, scenario, player)) if gen else []
             if t in extra:          # the generators yield no duplicates; a scenario's extras may repeat them
-                cands = _unique(cands, extra[t])
+                # (a type without a generator whose one source is marked ``distinct`` repeats nothing)
+                cands = _unique(cands, extra[t]) if cands or t in keyed else list(extra[t])
             skip_from: set = set()
+            rest = _passed if gen is None and t in judged else None
             for a in cands:
                 if t == "move_ship" and a.get("from") in skip_from:
                     continue
-                v = check_action(Ctx(state, a, graph, scenario), h)
+                v = check_action(Ctx(state, a, graph, scenario), h, rest)
                 if not v:
                     found.append(a)
                 elif t == "move_ship" and v[0].path == "/action/from":
@@ -267,6 +281,12 @@ def _to(src):
     def rest(ctx: Ctx) -> list:
         return move_destination_violations(ctx, src, ctx.action.get("to"))
     return rest
+
+
+def _passed(ctx: Ctx) -> list:
+    """The handler's check of a candidate its source marks ``judged``: passed (the gate, the scenario's check
+    and the modules' ``CHECKS`` are still asked, by ``check_action``)."""
+    return []
 
 
 def _unique(cands: list[Action], extra: list[Action]) -> list[Action]:

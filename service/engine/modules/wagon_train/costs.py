@@ -551,6 +551,19 @@ def _reach(state, graph, player: int, left: int) -> dict:
                         lambda: _search(state, graph, player, left), size=16)
 
 
+_PRICED: dict = {}
+
+
+def _priced(state, graph, player: int, turn: dict) -> dict:
+    """The steps :func:`_search` priced with :func:`step_cost` (no warships: nothing paid this turn), by
+    ``(from, to)``, filled as searches ask, kept while what a step's price reads of the position is the
+    same (a wagon that moved, gold spent or a card traded leave every step's price as it was). Shared."""
+    ss = state.scenario_state
+    inputs = (state.roads, state.ships, state.robber, ss.get("barbarians"), ss.get("rivers"), ss.get("bridges"),
+              ss.get("pirate_lairs"), ss.get("toll_waivers"), turn.get("waived"))
+    return per_position(_PRICED, (graph.memo_token, player), inputs, dict, size=16)
+
+
 def _search(state, graph, player: int, left: int) -> dict:
     """Per intersection its cheapest arrival with ``left`` MP, per plaza and jump landing the arrivals at the
     corners or buildings they start from, cheapest first, and the cheapest round trip back to the start. A
@@ -566,7 +579,7 @@ def _search(state, graph, player: int, left: int) -> dict:
     trib0 = frozenset(turn.get("tribute") or ())
     start = wagon_node(state, player)
     heap: list = []
-    priced: Optional[dict] = None if v.warships else {}
+    priced: Optional[dict] = None if v.warships else _priced(state, graph, player, turn)
     back_best = None
     best: dict[tuple, list[tuple[int, int]]] = {}
     nodes: dict[Node, tuple] = {}

@@ -22,15 +22,16 @@ from __future__ import annotations
 import copy
 from typing import Any, Optional
 
-from ...seats import Secret
+from ...bank import COSTS, shortfall
 from ...core import Action, Ctx, Violation
 from ...geometry import Hex, hex_corners, hex_distance, hex_str, node_hexes
 from ...lanes import closed_ships
 from ...mapgraph import LAND, RESOURCES, MapGraph
-from ...module import ActionSpec, EventSpec, OptionSpec, PlayLean, RangeKind
+from ...module import ActionSpec, EventSpec, OptionSpec, PlayAvoid, PlayLean, RangeKind
 from ...scenarios.coins import domestic_trade_with_gold
 from ...scenarios.mapdata import Edition, MappedScenario
 from ...scenarios.seafarers import Seafarers
+from ...seats import Secret
 from ...spec import EDGE, HEX, NODE, PLAYER, PLAYER_KEY, Any_, Bool, Cards, F, Int, List, Map, Null, Obj, Str, \
     by_player
 from ...state import State
@@ -111,10 +112,11 @@ def _ranges() -> RangeKind:
 
 def move_candidates(state: State, graph: MapGraph, scen: Any, p: int):
     """``move_wagon``: one cheapest plan per destination and grain choice (``costs.plans``)."""
-    if state.phase != "main" or state.current_player != p or not C.wagon(state, p):
+    w = C.wagon(state, p)
+    if state.phase != "main" or state.current_player != p or not w or (w.get("node") is None and not w.get("plaza")):
         return []
     t = C.turn_of(state)
-    if t.get("ended"):
+    if t.get("ended"):                      # R-115: the movement is over (``handlers.movement_over``)
         return []
     out = []
     choices = [False] + ([True] if not t.get("grain") and state.players[p].resources.get("grain", 0) else [])
@@ -126,6 +128,13 @@ def move_candidates(state: State, graph: MapGraph, scen: Any, p: int):
             out.append(Action("move_wagon", p, {"path": [], "plaza": None, "jump": None, "grain": True,
                                                 "draw": None}))
     return out
+
+
+move_candidates.distinct = True     # one action per destination and grain choice: the list keys none again
+#: Each move passes ``MoveWagon.check``: the wagon is on the board, its movement goes on, the grain is
+#: unpaid and held, and each plan is the cheapest one ``costs.plans`` found legal (the check of a listed
+#: move would read the same verdict from the listing's book); the list asks the rest of ``check_action``.
+move_candidates.judged = True
 
 
 def _may_roll(state: State, p: int) -> bool:
@@ -200,6 +209,53 @@ def _where(state: State, p: int) -> Optional[list[Hex]]:
 
 def _dist(hexes: Optional[list[Hex]], h: Hex) -> int:
     return min((hex_distance(x, h) for x in hexes), default=99) if hexes else 99
+
+
+# -- how seeded random play leans (``PLAY_LEAN``) and what it sets aside (``PLAY_AVOID``): not rules ---------
+
+#: Random play keeps this much gold for tolls and tribute before it buys cards with gold (R-098): the bank
+#: keeps what it is paid, and spent at random every coin of the game ends there, wagons stopping at tolls.
+GOLD_RESERVE = 8
+#: Random play builds no more ships once it has this many on the board: built at random, ships eat the
+#: lumber and wool of settlements long before a lane closes.
+SHIPS_ENOUGH = 6
+#: Random play pays grain for +2 MP (WAG-012) only while it holds at least this much: the grain of
+#: settlements and cities would go to the wagon.
+GRAIN_TO_SPARE = 3
+
+
+def short_of_gold(state: State, player: int) -> bool:
+    """Random play sets gold purchases aside while buying one card would leave less than ``GOLD_RESERVE``."""
+    return int(state.players[player].extra.get("gold", 0)) - 2 < GOLD_RESERVE
+
+
+def ships_enough(state: State, player: int) -> bool:
+    """Random play sets ship building aside once the player has ``SHIPS_ENOUGH`` ships on the board."""
+    return sum(1 for o in state.ships.values() if o == player) >= SHIPS_ENOUGH
+
+
+def grain_needed(state: State, action: Action) -> bool:
+    """Random play sets aside the wagon moves paying grain (WAG-012) while grain is short."""
+    return bool(action.get("grain")) and state.players[action.player].resources.get("grain", 0) < GRAIN_TO_SPARE
+
+
+def settled(state: State, player: int) -> bool:
+    """Random play sets road building aside once the player has no settlement left to place: its lumber and
+    brick would be spent on roads leading nowhere while cities wait."""
+    return not state.players[player].supply.get("settlements", 0)
+
+
+def toward_building(state: State, action: Action) -> bool:
+    """Random play leans to bank trades that bring a settlement or a city nearer (one left in the supply):
+    the card got is one the building lacks, the cards given are beyond what either needs (two trades never
+    undo each other)."""
+    hand = state.players[action.player].resources
+    get, give = action.get("get") or {}, action.get("give") or {}
+    supply = state.players[action.player].supply
+    wanted = [k for k in ("settlement", "city") if supply.get(k + "s", 0)]
+    if any(hand.get(r, 0) - n < max([COSTS[k].get(r, 0) for k in wanted], default=0) for r, n in give.items()):
+        return False
+    return any(get and all(r in lacks for r in get) for lacks in (shortfall(hand, COSTS[k]) for k in wanted))
 
 
 def toward_delivery(state: State, action: Action) -> bool:
@@ -354,7 +410,17 @@ class WagonTrainRules:
 
     PLAY_LEAN = (PlayLean("move_wagon", toward_delivery, "a wagon move towards the plaza it heads for (draw or "
                           "deliver)"),
-                 PlayLean("upgrade_baggage_train", None, "an upgrade of the baggage train"))
+                 PlayLean("upgrade_baggage_train", None, "an upgrade of the baggage train"),
+                 PlayLean("maritime_trade", toward_building, "a bank trade for a card a settlement or a city lacks, "
+                          "paid with cards it does not need"))
+    PLAY_AVOID = (PlayAvoid("gold_trade", short_of_gold, "no cards bought with gold (R-098: paid to the bank) "
+                            "while it would leave the player short of gold for tolls"),
+                  PlayAvoid("move_ship", None, "no ship moved: moved at random, ships undo the closed sea routes a "
+                            "wagon jumps along (WAG-022) faster than building closes them"),
+                  PlayAvoid("build_ship", ships_enough, "no more ships once the player has a few on the board"),
+                  PlayAvoid("move_wagon", None, "no grain paid for MP (WAG-012) while grain is short",
+                            each=grain_needed),
+                  PlayAvoid("build_road", settled, "no more roads once every settlement is on the board"))
 
     # -- a new game --------------------------------------------------------------------------------------
     def new_game(self, num_players: int, seed: int, options: Optional[dict] = None) -> State:
