@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = re.compile(r"""^(\s*)(return \[Violation\(|[A-Za-z_][A-Za-z_0-9.]*\.append\(\(?Violation\()["']([A-Z0-9]+(?:-[A-Z0-9]+)+)["']""")
@@ -70,9 +71,8 @@ def sites(root: Path) -> dict[str, list[tuple[str, int]]]:
     return out
 
 
-def tests_naming(root: Path) -> dict[str, list[str]]:
-    """Rule ID -> pytest node ids of the test functions whose source names it."""
-    out: dict[str, list[str]] = {}
+def test_functions(root: Path) -> Iterator[tuple[Path, str, ast.AST]]:
+    """Each test function of ``root/tests/test_*.py``: (its file, the file's text, its node)."""
     for p in sorted((root / "tests").glob("test_*.py")):
         text = p.read_text(encoding="utf-8")
         try:
@@ -81,9 +81,16 @@ def tests_naming(root: Path) -> dict[str, list[str]]:
             continue
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
-                src = ast.get_source_segment(text, node) or ""
-                for rid in set(ID_IN_TEXT.findall(src)) | set(ID_IN_TEXT.findall(node.name.replace("_", "-"))):
-                    out.setdefault(rid, []).append(f"tests/{p.name}::{node.name}")
+                yield p, text, node
+
+
+def tests_naming(root: Path) -> dict[str, list[str]]:
+    """Rule ID -> pytest node ids of the test functions whose source names it."""
+    out: dict[str, list[str]] = {}
+    for p, text, node in test_functions(root):
+        src = ast.get_source_segment(text, node) or ""
+        for rid in set(ID_IN_TEXT.findall(src)) | set(ID_IN_TEXT.findall(node.name.replace("_", "-"))):
+            out.setdefault(rid, []).append(f"tests/{p.name}::{node.name}")
     return out
 
 
@@ -91,21 +98,14 @@ def own_tests(root: Path) -> dict[str, list[str]]:
     """Rule ID -> pytest node ids of the test functions that name it in their docstring or in their name
     (``test_..._CK_IMP_1`` or ``test_sea_010_...``)."""
     out: dict[str, list[str]] = {}
-    for p in sorted((root / "tests").glob("test_*.py")):
-        text = p.read_text(encoding="utf-8")
-        try:
-            tree = ast.parse(text)
-        except SyntaxError:
-            continue
-        for node in tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
-                doc = ast.get_docstring(node) or ""
-                src = ast.get_source_segment(text, node) or ""
-                name = node.name.lower()
-                in_name = {rid for rid in set(ID_IN_TEXT.findall(src)) | set(ID_IN_TEXT.findall(node.name.replace("_", "-")))
-                           if re.search(rf"(?<![a-z0-9]){rid.lower().replace('-', '_')}(?![0-9])", name)}
-                for rid in set(ID_IN_TEXT.findall(doc)) | in_name:
-                    out.setdefault(rid, []).append(f"tests/{p.name}::{node.name}")
+    for p, text, node in test_functions(root):
+        doc = ast.get_docstring(node) or ""
+        src = ast.get_source_segment(text, node) or ""
+        name = node.name.lower()
+        in_name = {rid for rid in set(ID_IN_TEXT.findall(src)) | set(ID_IN_TEXT.findall(node.name.replace("_", "-")))
+                   if re.search(rf"(?<![a-z0-9]){rid.lower().replace('-', '_')}(?![0-9])", name)}
+        for rid in set(ID_IN_TEXT.findall(doc)) | in_name:
+            out.setdefault(rid, []).append(f"tests/{p.name}::{node.name}")
     return out
 
 

@@ -33,6 +33,7 @@ What is counted (``docs/perft.md`` states it for users):
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, is_dataclass
 from hashlib import blake2b
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
@@ -163,37 +164,54 @@ class Outcome:
     events: list[dict]
 
 
-def outcomes(state: State, action: Action, graph: MapGraph, scenario: "Scenario") -> list[Outcome]:
-    """Every distinct position ``action`` (legal in ``state``) can lead to: one for an action drawing
-    nothing, else one per distinct result of forcing its draws through every value (first found first)."""
-    h = handler_for(scenario, action.type)
-    found: dict[tuple, Outcome] = {}
-    first: Optional[Outcome] = None
+@contextmanager
+def _forcing(draws: "_Draws") -> Iterator["_Draws"]:
+    """The seeded draws made inside forced to ``draws`` (``rng.FORCED``)."""
+    token = FORCED.set(draws)
+    try:
+        yield draws
+    finally:
+        FORCED.reset(token)
+
+
+def _draw_paths(what: str) -> Iterator[tuple[tuple[int, ...], Callable[[tuple[int, ...]], None]]]:
+    """The ways of drawing ``what``'s outcome, walked depth first: yields ``(prefix, push)`` per way (``push``
+    adds a way still to walk), at most :data:`MAX_DRAW_PATHS` (past it, :class:`Uncountable`)."""
     stack: list[tuple[int, ...]] = [()]
     walked = 0
     while stack:
         prefix = stack.pop()
         walked += 1
         if walked > MAX_DRAW_PATHS:
-            raise Uncountable(f"{action.type} draws its outcome in more than {MAX_DRAW_PATHS} ways; "
+            raise Uncountable(f"{what} draws its outcome in more than {MAX_DRAW_PATHS} ways; "
                               "perft does not count past it", "/state")
-        draws = _Draws(prefix)
-        token = FORCED.set(draws)
-        try:
+        yield prefix, stack.append
+
+
+def _push_siblings(draws: "_Draws", prefix: tuple[int, ...], push: Callable[[tuple[int, ...]], None]) -> tuple[int, ...]:
+    """The draws taken along ``prefix`` (first values past it), each other value of every draw past the
+    prefix pushed as a way still to walk."""
+    chosen = prefix + (0,) * (len(draws.arity) - len(prefix))
+    for j in range(len(draws.arity) - 1, len(prefix) - 1, -1):
+        for k in range(draws.arity[j] - 1, 0, -1):
+            push(chosen[:j] + (k,))
+    return chosen
+
+
+def outcomes(state: State, action: Action, graph: MapGraph, scenario: "Scenario") -> list[Outcome]:
+    """Every distinct position ``action`` (legal in ``state``) can lead to: one for an action drawing
+    nothing, else one per distinct result of forcing its draws through every value (first found first)."""
+    h = handler_for(scenario, action.type)
+    found: dict[tuple, Outcome] = {}
+    for prefix, push in _draw_paths(action.type):
+        with _forcing(_Draws(prefix)) as draws:
             ctx = Ctx(state, action, graph, scenario)
             s, g, _ = settle(ctx, h, graph)
-        finally:
-            FORCED.reset(token)
         out = Outcome(s, g, ctx.events)
         if not draws.arity:                     # no chance: the one outcome
             return [out]
-        if first is None:
-            first = out
         found.setdefault(position_key(s, counter=False), out)
-        chosen = prefix + (0,) * (len(draws.arity) - len(prefix))
-        for j in range(len(draws.arity) - 1, len(prefix) - 1, -1):
-            for k in range(draws.arity[j] - 1, 0, -1):
-                stack.append(chosen[:j] + (k,))
+        _push_siblings(draws, prefix, push)
     return list(found.values())
 
 
@@ -206,47 +224,24 @@ def family_outcomes(state: State, base: Action, graph: MapGraph, scenario: "Scen
     from .referee import check_action
     h = handler_for(scenario, base.type)
     found: dict[str, tuple[Action, dict[tuple, Outcome]]] = {}
-    stack: list[tuple[int, ...]] = [()]
-    walked = 0
-    while stack:
-        prefix = stack.pop()
-        walked += 1
-        if walked > MAX_DRAW_PATHS:
-            raise Uncountable(f"{base.type} draws its outcome in more than {MAX_DRAW_PATHS} ways; "
-                              "perft does not count past it", "/state")
-        draws = _Draws(prefix)
-        token = FORCED.set(draws)
-        try:
+    for prefix, push in _draw_paths(base.type):
+        with _forcing(_Draws(prefix)) as draws:
             settle(Ctx(state, base, graph, scenario), h, graph)
-        finally:
-            FORCED.reset(token)
-        chosen = prefix + (0,) * (len(draws.arity) - len(prefix))
-        token = FORCED.set(_Draws(chosen))
-        try:
+        chosen = _push_siblings(draws, prefix, push)
+        with _forcing(_Draws(chosen)):
             family = scenario.chance_family(state, graph, base)
-        finally:
-            FORCED.reset(token)
         for m in family:
             hm = handler_for(scenario, m.type)
-            token = FORCED.set(_Draws(chosen))          # judged with the draws it will meet,
-            try:
+            with _forcing(_Draws(chosen)):              # judged with the draws it will meet,
                 bad = check_action(Ctx(state, m, graph, scenario), hm)
-            finally:
-                FORCED.reset(token)
             if bad:
                 continue
-            token = FORCED.set(_Draws(chosen))          # then applied with the same draws
-            try:
+            with _forcing(_Draws(chosen)):              # then applied with the same draws
                 ctx = Ctx(state, m, graph, scenario)
                 s2, g2, _ = settle(ctx, hm, graph)
-            finally:
-                FORCED.reset(token)
             key = repr(sorted(action_json(m).items()))
             entry = found.setdefault(key, (m, {}))
             entry[1].setdefault(position_key(s2, counter=False), Outcome(s2, g2, ctx.events))
-        for j in range(len(draws.arity) - 1, len(prefix) - 1, -1):
-            for k in range(draws.arity[j] - 1, 0, -1):
-                stack.append(chosen[:j] + (k,))
     return [(m, list(outs.values())) for m, outs in found.values()]
 
 
