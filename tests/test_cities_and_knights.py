@@ -793,21 +793,6 @@ def test_knights_break_trade_routes(client):
     assert whole == 3 and cut < whole
 
 
-def test_knight_moves_along_ships(client):
-    """CK-SEA-6: a knight moves along its owner's ships."""
-    from .ck_util import board
-    from service.engine.geometry import edge_nodes
-    st = position(brd=board({(1, 1): "sea", (2, 0): "sea", (2, -1): "sea"}), scenario="seafarers", roads=(),
-                  cities=((0, (1, 0, "N")),))
-    st["pieces"]["ships"] = [{"player": 0, "edge": e} for e in ([1, 0, "NE"], [1, 0, "E"])]
-    a = edge_nodes((1, 0, "NE"))
-    start = next(n for n in a if n != (1, 0, "N"))
-    end = next(n for n in edge_nodes((1, 0, "E")) if n not in a)
-    st["scenario_state"]["cities_and_knights"]["knights"] = [knight(0, start, 1, True)]
-    v = post(client, st, act("move_knight", **{"from": list(start), "to": list(end)}))
-    assert v["legal"], v["violations"]
-
-
 def test_chase_pirate(client):
     """CK-SEA-9: an active knight on a corner of the pirate's sea hex moves the pirate."""
     from .ck_util import board

@@ -198,11 +198,10 @@ def test_the_probe_port_answers_only_its_probes(server):
     c.close()
 
 
-def test_one_address_cannot_take_every_proxy_connection(server, request):
+@pytest.mark.parametrize("server", ["nginx+gunicorn"], indirect=True)     # the proxy's limits: nginx only
+def test_one_address_cannot_take_every_proxy_connection(server):
     """Behind nginx: one address holding many half-sent bodies gets a 429 problem past 128 requests at once,
     and a request from elsewhere is still answered (deploy/nginx.conf.template, decision D-proxy-limits)."""
-    if "nginx" not in request.node.callspec.id:
-        pytest.skip("the proxy's limits")
     import socket
     port, _ = server
     held, refused = [], 0
