@@ -133,6 +133,18 @@ def test_road_building_with_one_road_left_places_one_and_with_none_is_refused_BA
     assert rules(v) == ["BASE-DEV-6"]
 
 
+def test_road_building_with_one_road_left_names_one_piece_not_two_BASE_DEV_6(client):
+    """Road building with one road left in supply places that one: two pieces named are refused by the card's
+    count (BASE-DEV-6), though both edges are free and the first anchors the second."""
+    far = [(-2, 2, "NE"), (-2, 2, "E"), (-1, 2, "NE"), (-1, 2, "E"), (0, 2, "NE"), (-2, 1, "SE"), (-1, 1, "SE"),
+           (0, 1, "SE"), (1, 0, "SE"), (2, -1, "SE"), (2, -2, "SE"), (2, -2, "E"), (-2, 0, "SE"), (-2, 1, "NE")]
+    st = with_cards(state(radius_board(2), settlements=[(0, (0, 0, "N"))], roads=[(0, e) for e in far]),
+                    0, held={"road_building": 1})
+    two = [{"kind": "road", "edge": [0, 0, "NE"]}, {"kind": "road", "edge": [0, 0, "E"]}]
+    v = adjudicate(client, st, {"type": "play_road_building", "player": 0, "pieces": two})
+    assert not v["legal"] and rules(v) == ["BASE-DEV-6"] and v["violations"][0]["path"] == "/action/pieces"
+    assert "places 1 piece" in v["violations"][0]["message"]
+
 def test_year_of_plenty_takes_two_cards_the_bank_holds_BASE_DEV_7(client):
     """Year of plenty takes two cards the bank holds (BASE-DEV-7)."""
     st = with_cards(state(radius_board(2)), 0, held={"year_of_plenty": 1})

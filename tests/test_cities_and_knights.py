@@ -450,6 +450,18 @@ def test_displaced_without_retreat_is_removed(client):
     assert v["legal"] and [k["player"] for k in ckof(v)["knights"]] == [0]
 
 
+def test_a_retreat_named_for_a_knight_with_nowhere_to_go_is_refused_CK_KNIGHT_7(client):
+    """CK-KNIGHT-7: a displaced knight with no empty intersection along its owner's roads is removed, so an
+    action naming a retreat for it is refused with that reason (leave retreat out), not asked for a retreat."""
+    roads = ((0, E_N_NE), (0, E_NE_SE))
+    c = ck(knights=[knight(0, NE, 2, True), knight(1, SE, 1, True)])
+    st = position(ck_state=c, roads=roads, cities=((0, N), (1, S)))
+    st["pieces"]["roads"].append({"player": 1, "edge": list(E_SE_S)})
+    v = post(client, st, act("displace_knight", **{"from": list(NE), "to": list(SE), "retreat": list(S)}))
+    assert not v["legal"] and rules(v) == ["CK-KNIGHT-7"] and v["violations"][0]["path"] == "/action/retreat"
+    assert "no empty intersection" in v["violations"][0]["message"]
+    assert "leave retreat out" in v["violations"][0]["message"]
+
 def test_chase_robber(client):
     """CK-KNIGHT-9: an active knight on a corner of the robber's hex moves it and robs; CK-SEVEN-6: not
     before the first attack."""
