@@ -827,11 +827,14 @@ def _road_building(s: State, graph: MapGraph, scen: Any, p: int) -> Iterable[Act
     kinds = ("road", "ship") if scen.ships else ("road",)
     probe = Ctx(s, Action("play_progress", p, {}), graph, scen)
     firsts = []
+    own = None
     for k in kinds:
         if s.players[p].supply.get(k + "s", 0) <= 0:
             continue
+        if own is None:
+            own = _own_ids(s, graph, scen, p)
         site = road_site if k == "road" else ship_site
-        for e in graph.edges:
+        for e in _joinable(graph, s, own, k):
             if not site(probe, e, "") and not scen.piece_connection(probe, k, e, p, ""):
                 firsts.append((k, e))
     avail = sum(s.players[p].supply.get(k + "s", 0) for k in kinds)
@@ -887,24 +890,28 @@ def _own_ids(s: State, graph: MapGraph, scen: Any, p: int) -> dict:
             "ship": [ei[e] for e, o in s.ships.items() if o == p and e in ei]}
 
 
+def _joinable(graph: MapGraph, s: State, own: dict, kind: str, without: Optional[int] = None) -> Iterable:
+    """The edges, in edge order, where a piece of ``kind`` may join ``p``'s network (``own``, ``_own_ids``):
+    those ``placement.connection_edges`` gives for ``p``'s buildings and pieces of the kind (but the edge id
+    ``without``), or every edge when ``own`` is empty (a widened connection rule)."""
+    if not own:
+        return graph.edges
+    ids = connection_edges(graph, s.buildings, own["buildings"], [i for i in own[kind] if i != without])
+    return [graph.edges[i] for i in sorted(ids)]
+
+
 def _replacements(s: State, graph: MapGraph, scen: Any, p: int, e, own: dict) -> Iterable[Action]:
     """CK-PROG-P4, CK-SEA-11: the Diplomat removing ``p``'s own open road (or ship) ``e``, then every edge
     where it could go again as the piece it was (the placement checks on the board without it). ``own``
     (``_own_ids``): where the connection rule is the engine's narrowed, only the edges it may join at
-    (``placement.connection_edges`` with ``p``'s pieces of the kind but ``e``) are judged, in edge order."""
+    (``_joinable`` with ``p``'s pieces of the kind but ``e``) are judged, in edge order."""
     tmp = s.copy()
     ship = e in tmp.ships
     tmp.roads.pop(e, None)
     tmp.ships.pop(e, None)
     probe = Ctx(tmp, Action("play_progress", p, {}), graph, scen)
     kind, site = ("ship", ship_site) if ship else ("road", road_site)
-    if own:
-        eid = graph.edge_index.get(e)
-        ids = connection_edges(graph, tmp.buildings, own["buildings"], [i for i in own[kind] if i != eid])
-        edges: Iterable = [graph.edges[i] for i in sorted(ids)]
-    else:
-        edges = graph.edges
-    for e2 in edges:
+    for e2 in _joinable(graph, tmp, own, kind, graph.edge_index.get(e)):
         if not site(probe, e2, "") and not scen.piece_connection(probe, kind, e2, p, ""):
             yield Action("play_progress", p, {"card": "diplomat", "edge": e, "replace": e2})
 
