@@ -17,12 +17,14 @@ from ...core import Action, Ctx, Violation, fmt_cards
 from ...derive import victory_point_total
 from ...geometry import node_str
 from ...mapgraph import RESOURCE_OF, RESOURCES, MapGraph
-from ...placement import road_site, ship_site
+from ...placement import connection_edges, road_site, ship_site
+from ...scenarios.base import Scenario
 from ...rng import Rng
 from ...state import State, Tile
 from . import store
 from .actions import (cannot_afford, displace, network_nodes, pay, promote, promote_violations, retreat_violation,
                       _retreat_options)
+from .module import CitiesAndKnights
 from .data import CARD_RULE, CARDS, COMMODITIES, DECK_OF, VP_CARDS, WALLS, card_id
 from .store import ck
 
@@ -772,11 +774,14 @@ def progress_candidates(state: State, graph: MapGraph, scen: Any, p: int) -> Ite
                     for n in sorted(mine):                  # and a knight of yours placed (CK-PROG-P3)
                         yield mk(card, target=k["player"], removed=tuple(k["node"]), node=n)
         elif card == "diplomat":
+            own: Optional[dict] = None
             for e in sorted(list(s.roads) + list(s.ships)):
                 if open_road(s, graph, e):
                     yield mk(card, edge=e)
                     if s.roads.get(e, s.ships.get(e)) == p:
-                        yield from _replacements(s, graph, scen, p, e)
+                        if own is None:
+                            own = _own_ids(s, graph, scen, p)
+                        yield from _replacements(s, graph, scen, p, e, own)
         elif card == "intrigue":
             for k in store.knights(s):
                 if k["player"] != p:
@@ -822,11 +827,14 @@ def _road_building(s: State, graph: MapGraph, scen: Any, p: int) -> Iterable[Act
     kinds = ("road", "ship") if scen.ships else ("road",)
     probe = Ctx(s, Action("play_progress", p, {}), graph, scen)
     firsts = []
+    own = None
     for k in kinds:
         if s.players[p].supply.get(k + "s", 0) <= 0:
             continue
+        if own is None:
+            own = _own_ids(s, graph, scen, p)
         site = road_site if k == "road" else ship_site
-        for e in graph.edges:
+        for e in _joinable(graph, s, own, k):
             if not site(probe, e, "") and not scen.piece_connection(probe, k, e, p, ""):
                 firsts.append((k, e))
     avail = sum(s.players[p].supply.get(k + "s", 0) for k in kinds)
@@ -857,16 +865,53 @@ def _road_building(s: State, graph: MapGraph, scen: Any, p: int) -> Iterable[Act
         yield Action("play_progress", p, {"card": "road_building", "pieces": [{"kind": k1, "edge": e1}]})
 
 
-def _replacements(s: State, graph: MapGraph, scen: Any, p: int, e) -> Iterable[Action]:
+def _connection_narrowed_only(scen: Any) -> bool:
+    """Whether the stack's connection rule (the ``piece_connection`` hook) is the engine's, narrowed by no more
+    than this module's (CK-KNIGHT-2): then a piece joins only at an edge ``placement.connection_edges`` gives.
+    A module widening it (more anchors) leaves every edge to be judged."""
+    got = _NARROWED.get(type(scen))
+    if got is None:
+        owners = [c for c in type(scen).__mro__ if "piece_connection" in c.__dict__]
+        got = _NARROWED[type(scen)] = owners == [CitiesAndKnights, Scenario]
+    return got
+
+
+_NARROWED: dict[type, bool] = {}
+
+
+def _own_ids(s: State, graph: MapGraph, scen: Any, p: int) -> dict:
+    """``p``'s building node ids and road and ship edge ids, read once per list for the Diplomat's replacements
+    (``_replacements``); empty when the connection rule is widened (every edge is then judged)."""
+    if not _connection_narrowed_only(scen):
+        return {}
+    ni, ei = graph.node_index, graph.edge_index
+    return {"buildings": [ni[n] for n, (o, _) in s.buildings.items() if o == p and n in ni],
+            "road": [ei[e] for e, o in s.roads.items() if o == p and e in ei],
+            "ship": [ei[e] for e, o in s.ships.items() if o == p and e in ei]}
+
+
+def _joinable(graph: MapGraph, s: State, own: dict, kind: str, without: Optional[int] = None) -> Iterable:
+    """The edges, in edge order, where a piece of ``kind`` may join ``p``'s network (``own``, ``_own_ids``):
+    those ``placement.connection_edges`` gives for ``p``'s buildings and pieces of the kind (but the edge id
+    ``without``), or every edge when ``own`` is empty (a widened connection rule)."""
+    if not own:
+        return graph.edges
+    ids = connection_edges(graph, s.buildings, own["buildings"], [i for i in own[kind] if i != without])
+    return [graph.edges[i] for i in sorted(ids)]
+
+
+def _replacements(s: State, graph: MapGraph, scen: Any, p: int, e, own: dict) -> Iterable[Action]:
     """CK-PROG-P4, CK-SEA-11: the Diplomat removing ``p``'s own open road (or ship) ``e``, then every edge
-    where it could go again as the piece it was (the placement checks on the board without it)."""
+    where it could go again as the piece it was (the placement checks on the board without it). ``own``
+    (``_own_ids``): where the connection rule is the engine's narrowed, only the edges it may join at
+    (``_joinable`` with ``p``'s pieces of the kind but ``e``) are judged, in edge order."""
     tmp = s.copy()
     ship = e in tmp.ships
     tmp.roads.pop(e, None)
     tmp.ships.pop(e, None)
     probe = Ctx(tmp, Action("play_progress", p, {}), graph, scen)
     kind, site = ("ship", ship_site) if ship else ("road", road_site)
-    for e2 in graph.edges:
+    for e2 in _joinable(graph, tmp, own, kind, graph.edge_index.get(e)):
         if not site(probe, e2, "") and not scen.piece_connection(probe, kind, e2, p, ""):
             yield Action("play_progress", p, {"card": "diplomat", "edge": e, "replace": e2})
 
