@@ -29,7 +29,7 @@ DOC = ("The viewing player: the answer holds only what this player may know (doc
 
 
 def _invalid(pointer: str, detail: str):
-    from .service import invalid
+    from .posted_state import invalid
     return invalid([{"pointer": pointer, "detail": detail}])
 
 

@@ -43,14 +43,18 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
     prefix = getattr(where, "prefix", "/state")
     hex_at: dict = {}
 
+    def hex_pointer(h) -> str:
+        """The pointer of hex ``h`` in the posted board's list (worked out only for a piece at fault)."""
+        if not hex_at:
+            hex_at.update((x, i) for i, x in enumerate(state.hexes))
+        return f"{prefix}/board/hexes/{hex_at[h]}"
+
     def beside(edge) -> list[str]:
         """The hexes either side of ``edge`` on the posted board (what decides its kind), by pointer."""
-        if not hex_at:
-            hex_at.update((h, i) for i, h in enumerate(state.hexes))
         hs = edge_hexes(edge)
         # a hex missing there is missing from the board's list: the list is named
-        return [f"{prefix}/board/hexes/{hex_at[h]}" for h in hs if h in hex_at] + \
-            ([f"{prefix}/board/hexes"] if any(h not in hex_at for h in hs) else [])
+        return [hex_pointer(h) for h in hs if h in state.hexes] + \
+            ([f"{prefix}/board/hexes"] if any(h not in state.hexes for h in hs) else [])
     # -- pieces on the board --------------------------------------------------------------------------
     # (the pointer of a piece is worked out only for a piece at fault)
     for node, (p, kind) in state.buildings.items():
@@ -138,7 +142,7 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
     elif state.robber is not None and not scenario.robber_hex_ok(state, state.robber):
         why = f"the robber cannot stand on a {state.hexes[state.robber].terrain} hex"
         out.append(("/state/robber", why))
-        out.append((f"{prefix}/board/hexes/{list(state.hexes).index(state.robber)}", why))   # and its hex
+        out.append((hex_pointer(state.robber), why))       # and its hex
     if state.pirate is not None:
         if not scenario.pirate:
             out.append(("/state/pirate", f"scenario {scenario.id!r} has no pirate"))
@@ -146,7 +150,7 @@ def check_state(state: State, graph: MapGraph, scenario: "Scenario", where: Wher
             why = "the pirate stands only on a sea hex of this board"
             out.append(("/state/pirate", why))
             if state.pirate in state.hexes:                  # and the hex it stands on, which decides it
-                out.append((f"{prefix}/board/hexes/{list(state.hexes).index(state.pirate)}", why))
+                out.append((hex_pointer(state.pirate), why))
     for i, (edge, kind) in enumerate(() if board_checked else state.harbors.items()):
         eid = graph.edge_index.get(edge)
         if eid is None or graph.edge_kind[eid] != "coast":

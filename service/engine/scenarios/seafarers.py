@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional
 
-from ..seats import Secret
 from ..geometry import Hex
 from ..mapgraph import RESOURCES
 from ..module import ActionSpec, EventSpec
 from ..rng import Rng
+from ..seats import Secret
 from ..mapgraph import TERRAINS
 from ..spec import EDGE, HEX, MAX_PLAYERS, NODE, PLAYER, Bool, Cards, F, Int, List, Map, Null, Str, Tuple, by_player
 from ..state import State, Tile
@@ -132,9 +132,6 @@ class Seafarers(Scenario):
     name = "Seafarers: general rules on a posted board"
     source = "The Seafarers of Catan rulebook (1998), general rules (GET /v1/rules?module=SEA)"
     supply = {"settlements": 5, "cities": 4, "roads": 15, "ships": 15}   # SEA-036: 15 ships per colour
-
-    def red_numbers_apart(self, state: State) -> bool:
-        return False                    # the scenario's map decides where its tokens lie (BASE-COMP-8 is base's)
     ships = True
     has_map = False
     pirate = True
@@ -145,6 +142,9 @@ class Seafarers(Scenario):
     CHECKS = (_pirate_first,)                 # SEA-027, R-007
     VALIDATORS = (_pirate_pending_problems,)  # R-007
     module_name = "seafarers"
+
+    def red_numbers_apart(self, state: State) -> bool:
+        return False                    # the scenario's map decides where its tokens lie (BASE-COMP-8 is base's)
 
     def gold_entitlement(self, terrain: str, kind: str) -> int:
         """SEA-024: a settlement on a producing gold field picks 1 resource, a city 2."""

@@ -342,15 +342,12 @@ def broken_at(state, owner: int) -> frozenset:
 
 
 _NOTHING: frozenset = frozenset()
-_SCENARIO_OF: list = []
 
 
 def _blockers(state) -> dict:
     """The stack's ``route_blockers`` for ``state`` (``{}`` when no module of it has any)."""
-    if not _SCENARIO_OF:
-        from ...scenarios import scenario_of        # (the registry imports this package: looked up once, late)
-        _SCENARIO_OF.append(scenario_of)
-    scen = _SCENARIO_OF[0](state)
+    from ...scenarios import scenario_of        # (the registry imports this package: imported late)
+    scen = scenario_of(state)
     if "route_blockers" not in scen.composition.hooks:
         return {}
     return scen.route_blockers(state)
